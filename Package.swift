@@ -4,6 +4,7 @@ import PackageDescription
 let package = Package(
     name: "strata",
     products: [
+        .executable(name: "strata", targets: ["strata"]),
         .library(name: "StrataSchema", targets: ["StrataSchema"]),
     ],
     dependencies: [
@@ -19,9 +20,20 @@ let package = Package(
             name: "StrataSchema",
             dependencies: ["CYAML"]
         ),
+        .executableTarget(
+            name: "strata",
+            dependencies: [
+                "StrataSchema",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "StrataSchemaTests",
             dependencies: ["StrataSchema"]
+        ),
+        .testTarget(
+            name: "StrataCLITests",
+            dependencies: ["strata"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,91 @@
+import Foundation
+
+/// What reading a model folder produced: the model (when its files could be read at all) and
+/// every problem found, sorted by position.
+public struct LoadedModel: Sendable {
+    /// The folder as the user named it.
+    public var directory: String
+    /// The model, or nil when `model.yml` or the version files could not be read.
+    public var model: Model?
+    /// Every problem, sorted by file, line and column.
+    public var diagnostics: [Diagnostic]
+    /// The raw bytes of each file read, by path, for tools that rewrite files in place.
+    public var sources: [String: [UInt8]]
+
+    /// Whether the model is usable: read and free of errors.
+    public var isValid: Bool { model != nil && !diagnostics.contains { $0.severity == .error } }
+}
+
+/// Reads and validates a model folder: `model.yml` plus one `.yml` or `.yaml` file per version.
+public enum ModelLoader {
+    /// The file that names the model and its migration chain.
+    public static let manifestNames = ["model.yml", "model.yaml"]
+
+    /// Reads every file in `directory`, parses and validates the whole model, and reports every
+    /// problem in one pass.
+    public static func load(directory: String, limits: YAMLLimits = .standard) -> LoadedModel {
+        var diagnostics = Diagnostics()
+        var sources: [String: [UInt8]] = [:]
+        let folder = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            diagnostics.error("no model folder here", at: .start(of: folder))
+            return LoadedModel(directory: directory, model: nil, diagnostics: diagnostics.sorted, sources: [:])
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { !$0.hasPrefix(".") && ($0.hasSuffix(".yml") || $0.hasSuffix(".yaml")) }
+            .sorted()
+        let path = { (name: String) in folder + "/" + name }
+        guard let manifestName = names.first(where: manifestNames.contains) else {
+            diagnostics.error("model folder has no model.yml naming the model and its migration chain", at: .start(of: path("model.yml")))
+            return LoadedModel(directory: directory, model: nil, diagnostics: diagnostics.sorted, sources: [:])
+        }
+
+        var versions: [SchemaVersion] = []
+        for name in names where !manifestNames.contains(name) {
+            guard let root = readTree(path(name), limits: limits, sources: &sources, diagnostics: &diagnostics) else { continue }
+            var parser = VersionParser()
+            let version = parser.parse(root, file: path(name))
+            diagnostics.append(contentsOf: parser.diagnostics.all)
+            guard let version else { continue }
+            if let earlier = versions.first(where: { $0.name == version.name }) {
+                diagnostics.error("version '\(version.name)' is also declared in \(earlier.file)", at: version.location)
+                continue
+            }
+            versions.append(version)
+        }
+
+        var manifest: ModelManifest?
+        if let root = readTree(path(manifestName), limits: limits, sources: &sources, diagnostics: &diagnostics) {
+            var parser = ManifestParser()
+            manifest = parser.parse(root, file: path(manifestName), singleVersion: versions.count == 1 ? versions[0].name : nil)
+            diagnostics.append(contentsOf: parser.diagnostics.all)
+        }
+        guard let manifest else {
+            return LoadedModel(directory: directory, model: nil, diagnostics: diagnostics.sorted, sources: sources)
+        }
+        let model = Model(manifest: manifest, versions: versions.sorted { $0.name < $1.name })
+        diagnostics.append(contentsOf: ModelValidator.validate(model))
+        return LoadedModel(directory: directory, model: model, diagnostics: diagnostics.sorted, sources: sources)
+    }
+
+    private static func readTree(_ file: String, limits: YAMLLimits, sources: inout [String: [UInt8]],
+                                 diagnostics: inout Diagnostics) -> YAMLNode? {
+        let bytes: [UInt8]
+        do {
+            let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
+            if size > limits.maximumFileSize {
+                diagnostics.error("file is \(size) bytes; a model file may be at most \(limits.maximumFileSize) bytes", at: .start(of: file))
+                return nil
+            }
+            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+        } catch {
+            diagnostics.error("cannot read the file: \(error.localizedDescription)", at: .start(of: file))
+            return nil
+        }
+        sources[file] = bytes
+        let result = YAMLReader.read(bytes, file: file, limits: limits)
+        diagnostics.append(contentsOf: result.diagnostics)
+        return result.root
+    }
+}

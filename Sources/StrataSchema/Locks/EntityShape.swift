@@ -1,0 +1,84 @@
+/// Everything about one entity that decides how it is stored, and nothing else: the input of its
+/// version lock and the record `strata lock` keeps so `strata verify` can name what changed.
+///
+/// Properties are keyed by storage key, so renaming a Swift name over an unchanged storage key
+/// changes no shape; import blocks, virtual attributes and Codable Swift type names are left out.
+public struct EntityShape: Hashable, Sendable, Codable {
+    /// A stored attribute.
+    public struct AttributeShape: Hashable, Sendable, Codable {
+        /// The column name.
+        public var storageKey: String
+        /// The stored type.
+        public var type: AttributeType
+        /// Whether nil is allowed.
+        public var optional: Bool
+        /// Canonical default text.
+        public var defaultValue: String?
+        /// Per-insert initial value.
+        public var initial: InitialValue?
+        /// Whether indexed.
+        public var indexed: Bool
+        /// Whether unique on its own.
+        public var unique: Bool
+        /// Codable encoding.
+        public var coder: CodableCoder?
+    }
+
+    /// A stored relationship.
+    public struct RelationshipShape: Hashable, Sendable, Codable {
+        /// The column or join-table name.
+        public var storageKey: String
+        /// The destination entity.
+        public var destination: String
+        /// The inverse's storage key.
+        public var inverse: String
+        /// To-one, unordered or ordered.
+        public var kind: RelationshipKind
+        /// What deleting does.
+        public var deleteRule: DeleteRule
+        /// Fewest destinations.
+        public var minCount: Int?
+        /// Most destinations.
+        public var maxCount: Int?
+    }
+
+    /// The entity (and table) name.
+    public var entity: String
+    /// Whether abstract.
+    public var abstract: Bool
+    /// The parent entity.
+    public var parent: String?
+    /// Stored attributes, sorted by storage key.
+    public var attributes: [AttributeShape]
+    /// Relationships, sorted by storage key.
+    public var relationships: [RelationshipShape]
+    /// Uniqueness groups as storage keys, each sorted, the groups sorted.
+    public var uniqueness: [[String]]
+
+    /// The shape of `entity` as declared in `version`.
+    public init(_ entity: Entity, in version: SchemaVersion) {
+        self.entity = entity.name
+        self.abstract = entity.isAbstract
+        self.parent = entity.parent?.value
+        self.attributes = entity.attributes.filter { !$0.isVirtual }.map {
+            AttributeShape(storageKey: $0.storageKey, type: $0.type, optional: $0.isOptional, defaultValue: $0.defaultValue,
+                           initial: $0.initial, indexed: $0.isIndexed, unique: $0.isUnique, coder: $0.coder)
+        }.sorted { $0.storageKey < $1.storageKey }
+        self.relationships = entity.relationships.map { relationship in
+            let destination = version.entity(named: relationship.destination)
+            let lineage = destination.map { [$0] + version.ancestors(of: $0) } ?? []
+            let inverse = lineage.lazy.compactMap { $0.relationship(named: relationship.inverse) }.first
+            return RelationshipShape(storageKey: relationship.storageKey, destination: relationship.destination,
+                                     inverse: inverse?.storageKey ?? relationship.inverse, kind: relationship.kind,
+                                     deleteRule: relationship.deleteRule, minCount: relationship.minCount, maxCount: relationship.maxCount)
+        }.sorted { $0.storageKey < $1.storageKey }
+        let lineage = [entity] + version.ancestors(of: entity)
+        let storageKey = { (name: String) in lineage.lazy.compactMap { $0.attribute(named: name) }.first?.storageKey ?? name }
+        self.uniqueness = entity.uniqueness.map { $0.map { storageKey($0.value) }.sorted() }.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// The shapes of every entity of a version, by entity name.
+    public static func shapes(of version: SchemaVersion) -> [String: EntityShape] {
+        Dictionary(version.entities.map { ($0.name, EntityShape($0, in: version)) }, uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -1,0 +1,62 @@
+/// The canonical encodings a lock can be computed over, oldest first.
+///
+/// A lock is the SHA-256 of one of these encodings. New formats are only ever added; `strata verify`
+/// accepts a lock computed in any of them, so a newer Strata never turns a sealed version red, and
+/// `strata lock` always writes ``current``.
+///
+/// Format 1 is UTF-8 text. It starts with the line `strata-lock/1`, then one line per record:
+/// a tag, then fields `name=value` separated by single spaces, where every value is written as
+/// its UTF-8 byte count, a colon and the bytes (`5:Hello`), or `-` when absent. Records:
+///
+/// ```text
+/// entity name=<entity> abstract=<true|false> parent=<entity|->
+/// attribute key=<storage key> type=<type> optional=<bool> default=<canonical|-> initial=<now|uuid|-> indexed=<bool> unique=<bool> coder=<coder|->
+/// relationship key=<storage key> destination=<entity> inverse=<storage key> kind=<toOne|unordered|ordered> deleteRule=<rule> min=<n|-> max=<n|->
+/// unique key=<storage key> key=<storage key> ...
+/// ```
+///
+/// Attributes and relationships come sorted by storage key, uniqueness groups sorted, each line
+/// ends with a line feed.
+public enum LockFormat: Int, CaseIterable, Sendable, Codable {
+    /// The first encoding.
+    case v1 = 1
+
+    /// The format `strata lock` writes.
+    public static let current = LockFormat.v1
+
+    /// The bytes hashed for `shape`.
+    public func encode(_ shape: EntityShape) -> [UInt8] {
+        var text = "strata-lock/\(rawValue)\n"
+        func line(_ tag: String, _ fields: [(String, String?)]) {
+            text += tag
+            for (name, value) in fields {
+                text += " \(name)=" + (value.map { "\($0.utf8.count):\($0)" } ?? "-")
+            }
+            text += "\n"
+        }
+        line("entity", [("name", shape.entity), ("abstract", String(shape.abstract)), ("parent", shape.parent)])
+        for attribute in shape.attributes {
+            line("attribute", [
+                ("key", attribute.storageKey), ("type", attribute.type.rawValue), ("optional", String(attribute.optional)),
+                ("default", attribute.defaultValue), ("initial", attribute.initial?.rawValue), ("indexed", String(attribute.indexed)),
+                ("unique", String(attribute.unique)), ("coder", attribute.coder?.rawValue),
+            ])
+        }
+        for relationship in shape.relationships {
+            line("relationship", [
+                ("key", relationship.storageKey), ("destination", relationship.destination), ("inverse", relationship.inverse),
+                ("kind", relationship.kind.rawValue), ("deleteRule", relationship.deleteRule.rawValue),
+                ("min", relationship.minCount.map(String.init)), ("max", relationship.maxCount.map(String.init)),
+            ])
+        }
+        for group in shape.uniqueness {
+            line("unique", group.map { ("key", $0) })
+        }
+        return Array(text.utf8)
+    }
+
+    /// The lock of `shape` in this format.
+    public func lock(_ shape: EntityShape) -> LockHash {
+        LockHash(digest: SHA256.hash(encode(shape)))
+    }
+}

@@ -1,0 +1,89 @@
+/// Whether one version's lock still matches the version, and if not, what changed.
+public struct LockStatus: Hashable, Sendable, Codable {
+    /// Sealed and matching, not sealed yet, or changed since sealing.
+    public enum State: String, Hashable, Sendable, Codable {
+        /// Every entity matches its lock.
+        case sealed
+        /// The file has no `versionLock:`.
+        case unsealed
+        /// Some entity no longer matches, or entities were added or removed.
+        case changed
+    }
+
+    /// One entity that no longer matches its lock.
+    public struct EntityDrift: Hashable, Sendable, Codable {
+        /// The entity's name.
+        public var entity: String
+        /// The lock written in the file, if the entity had one.
+        public var sealed: LockHash?
+        /// The lock the entity has now, if it still exists.
+        public var current: LockHash?
+        /// What changed, when the sealed record could tell; empty otherwise.
+        public var changes: [ShapeChange]
+    }
+
+    /// The version's name.
+    public var version: String
+    /// The version file.
+    public var file: String
+    /// Where the lock (or, when unsealed, the version name) is written.
+    public var location: SourceLocation
+    /// The verdict.
+    public var state: State
+    /// For a changed version, each entity that differs, sorted by name.
+    public var drift: [EntityDrift]
+    /// For a changed version, whether a sealed record named the changes.
+    public var explained: Bool
+    /// For an unsealed version, the locks it would get.
+    public var proposed: [String: LockHash]
+}
+
+/// Compares versions with their locks.
+public enum LockVerifier {
+    /// The lock status of one version of a valid model.
+    public static func status(of version: SchemaVersion, model: String, directory: String) -> LockStatus {
+        let shapes = EntityShape.shapes(of: version)
+        guard let lock = version.versionLock else {
+            return LockStatus(version: version.name, file: version.file, location: version.location, state: .unsealed,
+                              drift: [], explained: false, proposed: shapes.mapValues { LockFormat.current.lock($0) })
+        }
+        var drift: [LockStatus.EntityDrift] = []
+        for name in Set(shapes.keys).union(lock.entries.keys).sorted() {
+            let sealed = lock.entries[name]?.value
+            let shape = shapes[name]
+            if let sealed, let shape, matches(shape, sealed) { continue }
+            drift.append(.init(entity: name, sealed: sealed, current: shape.map { LockFormat.current.lock($0) }, changes: []))
+        }
+        guard !drift.isEmpty else {
+            return LockStatus(version: version.name, file: version.file, location: lock.location, state: .sealed,
+                              drift: [], explained: false, proposed: [:])
+        }
+        var explained = false
+        if let record = SealedRecord.read(directory: directory, version: version.name), recordMatches(record, lock) {
+            explained = true
+            let sealedShapes = Dictionary(record.entities.map { ($0.entity, $0) }, uniquingKeysWith: { a, _ in a })
+            for index in drift.indices {
+                let name = drift[index].entity
+                switch (sealedShapes[name], shapes[name]) {
+                case let (before?, after?): drift[index].changes = after.changes(since: before)
+                case (nil, _?): drift[index].changes = [ShapeChange(kind: .added, subject: "entity")]
+                case (_?, nil): drift[index].changes = [ShapeChange(kind: .removed, subject: "entity")]
+                case (nil, nil): break
+                }
+            }
+        }
+        return LockStatus(version: version.name, file: version.file, location: lock.location, state: .changed,
+                          drift: drift, explained: explained, proposed: [:])
+    }
+
+    /// Whether `shape` hashes to `lock` in any format Strata has ever written.
+    public static func matches(_ shape: EntityShape, _ lock: LockHash) -> Bool {
+        LockFormat.allCases.contains { $0.lock(shape) == lock }
+    }
+
+    /// A record explains a lock only if it holds exactly the locked entities and each hashes to its lock.
+    private static func recordMatches(_ record: SealedRecord, _ lock: VersionLock) -> Bool {
+        guard Set(record.entities.map(\.entity)) == Set(lock.entries.keys) else { return false }
+        return record.entities.allSatisfy { shape in lock.entries[shape.entity].map { matches(shape, $0.value) } ?? false }
+    }
+}

@@ -1,0 +1,48 @@
+/// A typed value an entity stores (or, when virtual, that the app computes).
+public struct Attribute: Hashable, Sendable {
+    /// The Swift name.
+    public var name: String
+    /// Where the attribute is declared.
+    public var location: SourceLocation
+    /// The stored type.
+    public var type: AttributeType
+    /// Whether the value may be nil.
+    public var isOptional: Bool
+    /// The default, in its canonical text form (see ``DefaultValueParser``), if any.
+    public var defaultValue: String?
+    /// A per-insert initial value, if any.
+    public var initial: InitialValue?
+    /// The column name; the Swift name unless `storageKey` says otherwise.
+    public var storageKey: String
+    /// Whether the column is indexed.
+    public var isIndexed: Bool
+    /// Whether no two objects may share a value.
+    public var isUnique: Bool
+    /// Whether the attribute is computed by the app and never stored.
+    public var isVirtual: Bool
+    /// For `Codable` attributes, the Swift type stored.
+    public var swiftType: String?
+    /// For `Codable` attributes, how values are encoded.
+    public var coder: CodableCoder?
+
+    /// Creates an attribute; the storage key defaults to the name.
+    public init(
+        name: String, location: SourceLocation, type: AttributeType, isOptional: Bool = false,
+        defaultValue: String? = nil, initial: InitialValue? = nil, storageKey: String? = nil,
+        isIndexed: Bool = false, isUnique: Bool = false, isVirtual: Bool = false,
+        swiftType: String? = nil, coder: CodableCoder? = nil
+    ) {
+        self.name = name
+        self.location = location
+        self.type = type
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+        self.initial = initial
+        self.storageKey = storageKey ?? name
+        self.isIndexed = isIndexed
+        self.isUnique = isUnique
+        self.isVirtual = isVirtual
+        self.swiftType = swiftType
+        self.coder = coder
+    }
+}

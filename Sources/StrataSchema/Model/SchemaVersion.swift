@@ -1,0 +1,50 @@
+/// One model version: the contents of one version file.
+public struct SchemaVersion: Hashable, Sendable {
+    /// The version's name, as the migration chain names it.
+    public var name: String
+    /// The file it was read from.
+    public var file: String
+    /// Where `version:` is written.
+    public var location: SourceLocation
+    /// Entities in file order.
+    public var entities: [Entity]
+    /// `migration:` blocks, one per version migrated from.
+    public var migrations: [MigrationHints]
+    /// The seal, if the version has been locked.
+    public var versionLock: VersionLock?
+
+    /// Creates a version.
+    public init(name: String, file: String, location: SourceLocation, entities: [Entity] = [],
+                migrations: [MigrationHints] = [], versionLock: VersionLock? = nil) {
+        self.name = name
+        self.file = file
+        self.location = location
+        self.entities = entities
+        self.migrations = migrations
+        self.versionLock = versionLock
+    }
+
+    /// The entity with a name.
+    public func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
+
+    /// The `migration:` block for the step from `version`, if one was written.
+    public func migration(from version: String) -> MigrationHints? {
+        migrations.first { $0.from.value == version }
+    }
+
+    /// The chain of ancestors of an entity, nearest first, stopping at a missing parent or a cycle.
+    public func ancestors(of entity: Entity) -> [Entity] {
+        var result: [Entity] = []
+        var seen: Set<String> = [entity.name]
+        var current = entity
+        while let parentName = current.parent?.value, !seen.contains(parentName), let parent = self.entity(named: parentName) {
+            result.append(parent)
+            seen.insert(parentName)
+            current = parent
+        }
+        return result
+    }
+
+    /// The root of an entity's hierarchy: the entity whose table it shares.
+    public func root(of entity: Entity) -> Entity { ancestors(of: entity).last ?? entity }
+}

@@ -1,0 +1,79 @@
+/// The outcome of `strata verify` for one model folder.
+public struct VerifyReport: Sendable, Codable {
+    /// The folder as named.
+    public var directory: String
+    /// The model's name, when `model.yml` could be read.
+    public var model: String?
+    /// Problems in the model files, sorted.
+    public var diagnostics: [Diagnostic]
+    /// One status per version, in chain order; empty when the model has errors.
+    public var versions: [LockStatus]
+
+    /// Reads, validates and checks the locks of the model in `directory`.
+    public init(directory: String) {
+        self.init(loaded: ModelLoader.load(directory: directory))
+    }
+
+    /// Checks the locks of an already loaded model.
+    public init(loaded: LoadedModel) {
+        directory = loaded.directory
+        model = loaded.model?.manifest.name
+        diagnostics = loaded.diagnostics
+        versions = []
+        guard loaded.isValid, let model = loaded.model else { return }
+        let order = model.manifest.chain.versions.map(\.value)
+        versions = model.versions
+            .sorted { (order.firstIndex(of: $0.name) ?? .max, $0.name) < (order.firstIndex(of: $1.name) ?? .max, $1.name) }
+            .map { LockVerifier.status(of: $0, model: model.manifest.name, directory: loaded.directory) }
+    }
+
+    /// 2 when the model has errors, 1 when a version is unsealed or changed, otherwise 0.
+    public var exitCode: Int32 {
+        if diagnostics.contains(where: { $0.severity == .error }) || model == nil { return 2 }
+        return versions.allSatisfy { $0.state == .sealed } ? 0 : 1
+    }
+
+    /// The report for people: diagnostics, then a drift tree per changed version, then a summary.
+    public var text: String {
+        var lines = diagnostics.map(\.description)
+        for status in versions {
+            switch status.state {
+            case .sealed:
+                continue
+            case .unsealed:
+                lines.append("\(status.location): error: version '\(status.version)' has no lock; run 'strata lock \(directory)' to seal it")
+            case .changed:
+                lines.append("\(status.location): error: version '\(status.version)' no longer matches its lock; a sealed version must never change")
+                for drift in status.drift {
+                    lines.append("  \(drift.entity)")
+                    if !drift.changes.isEmpty {
+                        lines += drift.changes.map { "    \($0)" }
+                    } else if drift.sealed == nil {
+                        lines.append("    + entity (not in the lock)")
+                    } else if drift.current == nil {
+                        lines.append("    - entity (locked, but no longer declared)")
+                    } else {
+                        lines.append("    sealed \(drift.sealed!), now \(drift.current!)")
+                    }
+                }
+                if !status.explained {
+                    lines.append("  (no matching \(SealedRecord.folderName)/\(status.version).json, so only the hashes can be compared)")
+                }
+            }
+        }
+        lines.append(summary)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private var summary: String {
+        let name = model ?? directory
+        if exitCode == 2 {
+            let errors = diagnostics.filter { $0.severity == .error }.count
+            return "\(name): \(errors) error\(errors == 1 ? "" : "s"); locks not checked"
+        }
+        let counts = [LockStatus.State.sealed, .changed, .unsealed].map { state in (state, versions.filter { $0.state == state }.count) }
+        let parts = counts.filter { $0.1 > 0 }.map { "\($0.1) \($0.0.rawValue)" }
+        let verdict = exitCode == 0 ? "verified" : "not verified"
+        return "\(name): \(versions.count) version\(versions.count == 1 ? "" : "s"), \(parts.joined(separator: ", ")); \(verdict)"
+    }
+}

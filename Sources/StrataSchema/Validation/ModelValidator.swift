@@ -1,0 +1,17 @@
+/// Checks everything that needs more than one mapping at a time: references between entities,
+/// versions and files. Parsing already reported problems of shape and spelling.
+public enum ModelValidator {
+    /// Every problem in a parsed model.
+    public static func validate(_ model: Model) -> [Diagnostic] {
+        var diagnostics = Diagnostics()
+        ChainValidator.validate(model, into: &diagnostics)
+        for version in model.versions {
+            EntityValidator(version: version).validate(into: &diagnostics)
+            RelationshipValidator(version: version).validate(into: &diagnostics)
+            ImportValidator(version: version).validate(into: &diagnostics)
+            MigrationHintValidator(model: model, version: version).validate(into: &diagnostics)
+        }
+        ConfigurationValidator.validate(model, into: &diagnostics)
+        return diagnostics.all
+    }
+}

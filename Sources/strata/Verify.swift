@@ -1,0 +1,31 @@
+import ArgumentParser
+import StrataSchema
+
+/// `strata verify DIR...`
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Checks that every version is valid, sealed, and unchanged since it was sealed.",
+        discussion: "Exit status: 0 when every version matches its lock, 1 when a lock is missing or differs, 2 when a model has errors."
+    )
+
+    @Argument(help: "Model folders, each holding model.yml and one file per version.")
+    var directories: [String]
+
+    @Option(help: "text for people, json for machines.")
+    var format: OutputFormat = .text
+
+    private struct JSONReport: Encodable {
+        var exitCode: Int32
+        var models: [VerifyReport]
+    }
+
+    func run() throws {
+        let reports = directories.map { VerifyReport(directory: $0) }
+        let exitCode = reports.map(\.exitCode).max() ?? 0
+        switch format {
+        case .text: Output.out(reports.map(\.text).joined())
+        case .json: Output.out(try Output.json(JSONReport(exitCode: exitCode, models: reports)))
+        }
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+}
