@@ -4,14 +4,14 @@ enum Suggestion {
     ///
     /// Closeness is the Damerau–Levenshtein distance (a swap of two neighbours counts once),
     /// compared without case; a candidate qualifies within a third of the word's length (at least 1,
-    /// at most 3 edits). Ties go to the candidate that sorts first, so hints are deterministic.
+    /// at most 3 edits, and fewer edits than the word has characters). Ties go to the candidate that sorts first, so hints are deterministic.
     static func closest<S: Sequence>(to word: String, in candidates: S) -> String? where S.Element == String {
         let target = Array(word.lowercased())
         let limit = min(3, max(1, target.count / 3))
         var best: (distance: Int, name: String)?
         for candidate in candidates where candidate != word {
             let distance = editDistance(target, Array(candidate.lowercased()))
-            guard distance <= limit else { continue }
+            guard distance <= limit, distance < target.count else { continue }
             if let current = best, (current.distance, current.name) <= (distance, candidate) { continue }
             best = (distance, candidate)
         }

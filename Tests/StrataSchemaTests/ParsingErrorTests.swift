@@ -1,0 +1,207 @@
+import Testing
+@testable import StrataSchema
+
+@Suite("Model files: shape and spelling errors")
+struct ParsingErrorTests {
+    private func messages(_ version: String) throws -> [String] {
+        try ModelFixture(v1: version).messages()
+    }
+
+    @Test func aValidModelHasNoDiagnostics() throws {
+        let model = try ModelFixture(v1: """
+        version: V1
+        entities:
+          Person:
+            attributes:
+              name: {type: String, default: "", indexed: true}
+              age: Int16
+        """)
+        #expect(model.messages() == [])
+        #expect(model.load().isValid)
+    }
+
+    @Test func misspeltKeysGetAHint() throws {
+        #expect(try messages("""
+        version: V1
+        entities:
+          Person:
+            atributes:
+              name: {type: String, optionl: true}
+        """) == [
+            "V1.yml:4:5: error: unknown key 'atributes' in entity 'Person'; did you mean 'attributes'?",
+        ])
+        #expect(try messages("""
+        version: V1
+        entities:
+          Person:
+            attributes:
+              name: {type: String, optionl: true}
+        """) == [
+            "V1.yml:5:28: error: unknown key 'optionl' in attribute 'Person.name'; did you mean 'optional'?",
+        ])
+        #expect(try messages("versoin: V1\nentities: {}\n") == [
+            "V1.yml:1:1: error: unknown key 'versoin' in version file; did you mean 'version'?",
+            "V1.yml:1:1: error: version file is missing 'version'",
+            "model.yml:2:18: error: 'migrationChain' names version 'V1', but no version file declares it",
+        ])
+    }
+
+    @Test func wrongValueKindsAreNamed() throws {
+        #expect(try messages("""
+        version: V1
+        entities:
+          Person:
+            abstract: yes
+            attributes:
+              name: {type: String, optional: 1, indexed: [a]}
+            relationships: [pets]
+        """) == [
+            "V1.yml:4:15: error: 'abstract' of entity 'Person' must be true or false, not 'yes'",
+            "V1.yml:6:38: error: 'optional' of attribute 'Person.name' must be true or false, not '1'",
+            "V1.yml:6:50: error: 'indexed' of attribute 'Person.name' must be true or false, not a sequence",
+            "V1.yml:7:20: error: 'relationships' of entity 'Person' must be a mapping, not a sequence",
+        ])
+    }
+
+    @Test func unknownTypesGetAHint() throws {
+        #expect(try messages("version: V1\nentities:\n  Person:\n    attributes:\n      name: Strng\n      age: {type: int64}\n") == [
+            "V1.yml:5:13: error: unknown type 'Strng' for attribute 'Person.name'; did you mean 'String'?",
+            "V1.yml:6:19: error: unknown type 'int64' for attribute 'Person.age'; did you mean 'Int64'?",
+        ])
+    }
+
+    @Test func defaultsMustFitTheirType() throws {
+        #expect(try messages("""
+        version: V1
+        entities:
+          Item:
+            attributes:
+              a: {type: Int16, default: 70000}
+              b: {type: Bool, default: maybe}
+              c: {type: UUID, default: nope}
+              d: {type: Date, default: 2024-02-30}
+              e: {type: Double, default: .inf}
+              f: {type: Decimal, default: 1.2.3}
+              g: {type: String, default: ~}
+              h: {type: URL, default: "no scheme"}
+              i: {type: Data, default: "!!"}
+              j: {type: Int32, default: [1]}
+        """) == [
+            "V1.yml:5:33: error: default of attribute 'Item.a' '70000' is not a whole number from -32768 to 32767",
+            "V1.yml:6:32: error: default of attribute 'Item.b' 'maybe' is not true or false",
+            "V1.yml:7:32: error: default of attribute 'Item.c' 'nope' is not a UUID such as 3F2504E0-4F89-11D3-9A0C-0305E82C3301",
+            "V1.yml:8:32: error: default of attribute 'Item.d' '2024-02-30' is not a date such as 2024-05-01 or 2024-05-01T12:30:00Z",
+            "V1.yml:9:34: error: default of attribute 'Item.e' '.inf' is not a finite number",
+            "V1.yml:10:35: error: default of attribute 'Item.f' '1.2.3' is not a decimal number such as 12.50",
+            "V1.yml:11:34: error: default of attribute 'Item.g' cannot be null; leave it out and mark the attribute optional instead",
+            "V1.yml:12:31: error: default of attribute 'Item.h' 'no scheme' is not an absolute URL",
+            "V1.yml:13:32: error: default of attribute 'Item.i' '!!' is not base64 data",
+            "V1.yml:14:33: error: default of attribute 'Item.j' must be a single value, not a sequence",
+        ])
+    }
+
+    @Test func defaultsAreCanonicalised() throws {
+        let loaded = try ModelFixture(v1: """
+        version: V1
+        entities:
+          Item:
+            attributes:
+              a: {type: Int64, default: +0042}
+              b: {type: Double, default: 1.50}
+              c: {type: Decimal, default: -012.3400}
+              d: {type: Date, default: "2024-05-01T14:30:00.500+02:00"}
+              e: {type: UUID, default: 3f2504e0-4f89-11d3-9a0c-0305e82c3301}
+              f: {type: Date, default: 2024-02-29}
+              g: {type: Float, default: 0.1}
+        """).load()
+        let item = try #require(loaded.model?.versions.first?.entity(named: "Item"))
+        #expect(item.attributes.map { $0.defaultValue ?? "-" } == [
+            "42", "1.5", "-12.34", "2024-05-01T12:30:00.5Z", "3F2504E0-4F89-11D3-9A0C-0305E82C3301", "2024-02-29T00:00:00Z", "0.1",
+        ])
+    }
+
+    @Test func optionCombinationsAreChecked() throws {
+        #expect(try messages("""
+        version: V1
+        entities:
+          Item:
+            attributes:
+              a: {type: Codable}
+              b: {type: String, coder: json}
+              c: {type: String, initial: now}
+              d: {type: Date, initial: now, default: 2024-01-01}
+              e: {type: String, virtual: true, indexed: true}
+              f: {type: Codable, swiftType: "Foo; import Bar", coder: json}
+              g: {type: UUID, initial: random}
+        """) == [
+            "V1.yml:5:7: error: attribute 'Item.a' is Codable, so it needs 'coder': json, propertyList or binary",
+            "V1.yml:5:7: error: attribute 'Item.a' is Codable, so it needs 'swiftType' naming the Swift type stored",
+            "V1.yml:6:25: error: 'coder' of attribute 'Item.b' applies to Codable attributes only",
+            "V1.yml:7:25: error: 'initial: now' of attribute 'Item.c' needs type Date, not String",
+            "V1.yml:8:23: error: attribute 'Item.d' has both 'default' and 'initial'; keep one",
+            "V1.yml:9:40: error: 'indexed' of attribute 'Item.e' has no effect: virtual attributes are not stored",
+            "V1.yml:10:37: error: 'swiftType' of attribute 'Item.f' must be a Swift type name such as PersonSettings or Geo.Point, not 'Foo; import Bar'",
+            "V1.yml:11:32: error: 'initial' of attribute 'Item.g' must be now or uuid, not 'random'",
+        ])
+    }
+
+    @Test func namesMustBeIdentifiers() throws {
+        #expect(try messages("""
+        version: V1
+        entities:
+          my-entity: {}
+          Item:
+            attributes:
+              2fast: String
+              "with space": String
+            relationships:
+              "a.b": {destination: Item, inverse: "a.b"}
+        """) == [
+            "V1.yml:3:3: error: 'my-entity' is not a valid entity name; names start with a letter or '_' and go on with letters, digits or '_'",
+            "V1.yml:6:7: error: '2fast' is not a valid attribute name; names start with a letter or '_' and go on with letters, digits or '_'",
+            "V1.yml:7:7: error: 'with space' is not a valid attribute name; names start with a letter or '_' and go on with letters, digits or '_'",
+            "V1.yml:9:7: error: 'a.b' is not a valid relationship name; names start with a letter or '_' and go on with letters, digits or '_'",
+        ])
+    }
+
+    @Test func swiftAndSQLKeywordsAreLegalNames() throws {
+        let model = try ModelFixture(v1: """
+        version: V1
+        entities:
+          Order:
+            attributes:
+              class: String
+              select: {type: Int64, storageKey: where}
+              default: {type: Bool, default: false}
+              self: {type: String, optional: true}
+              größe: Double
+              🐶: {type: String, optional: true}
+            relationships:
+              from: {destination: Table, inverse: in, toMany: ordered}
+          Table:
+            relationships:
+              in: {destination: Order, inverse: from}
+        """)
+        #expect(model.messages() == [])
+    }
+
+    @Test func relationshipCountsAreChecked() throws {
+        #expect(try messages("""
+        version: V1
+        entities:
+          A:
+            relationships:
+              b: {destination: B, inverse: a, min: 1}
+          B:
+            relationships:
+              a: {destination: A, inverse: b, toMany: ordered, min: 3, max: 2, deleteRule: remove}
+              c: {destination: A, inverse: d, toMany: many}
+        """) == [
+            "V1.yml:5:39: error: 'min' and 'max' of relationship 'A.b' apply to to-many relationships only",
+            "V1.yml:8:56: error: 'min' of relationship 'B.a' is 3, more than its 'max' of 2",
+            "V1.yml:8:84: error: 'deleteRule' of relationship 'B.a' must be nullify, cascade or deny, not 'remove'",
+            "V1.yml:9:36: error: inverse 'd' of relationship 'B.c' is not a relationship of 'A'",
+            "V1.yml:9:47: error: 'toMany' of relationship 'B.c' must be unordered or ordered, not 'many'",
+        ])
+    }
+}
