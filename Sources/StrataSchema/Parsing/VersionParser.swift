@@ -63,9 +63,13 @@ struct VersionParser {
     private mutating func parseUniqueness(_ fields: Fields, context: String) -> [[Located<String>]] {
         guard let groups = fields.items("uniqueness", diagnostics: &diagnostics) else { return [] }
         return groups.compactMap { group in
-            guard let members = group.items, !members.isEmpty else {
-                diagnostics.error("each 'uniqueness' group of \(context) must be a non-empty sequence of attribute names, not \(group.kindDescription)",
+            guard let members = group.items else {
+                diagnostics.error("each 'uniqueness' group of \(context) must be a sequence of attribute names, not \(group.kindDescription)",
                                   at: group.location)
+                return nil
+            }
+            guard !members.isEmpty else {
+                diagnostics.error("a 'uniqueness' group of \(context) is empty", at: group.location)
                 return nil
             }
             return members.compactMap { member in

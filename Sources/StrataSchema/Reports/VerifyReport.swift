@@ -21,9 +21,10 @@ public struct VerifyReport: Sendable, Codable {
         diagnostics = loaded.diagnostics
         versions = []
         guard loaded.isValid, let model = loaded.model else { return }
-        let order = model.manifest.chain.versions.map(\.value)
+        // Oldest first: the more steps a version is from the current one, the earlier it comes.
+        let distance = { (name: String) in model.manifest.chain.path(from: name).count }
         versions = model.versions
-            .sorted { (order.firstIndex(of: $0.name) ?? .max, $0.name) < (order.firstIndex(of: $1.name) ?? .max, $1.name) }
+            .sorted { (-distance($0.name), $0.name) < (-distance($1.name), $1.name) }
             .map { LockVerifier.status(of: $0, model: model.manifest.name, directory: loaded.directory) }
     }
 

@@ -13,8 +13,7 @@ enum ChainValidator {
         }
         let declared = Set(model.versions.map(\.name))
         for version in chain.versions where !declared.contains(version.value) {
-            diagnostics.error("'migrationChain' names version '\(version.value)', but no version file declares it"
-                              + Suggestion.hint(for: version.value, in: declared), at: version.location)
+            diagnostics.error("'migrationChain' names version '\(version.value)', but no version file declares it", at: version.location)
         }
         let chained = Set(chain.versions.map(\.value))
         for version in model.versions where !chained.contains(version.name) {

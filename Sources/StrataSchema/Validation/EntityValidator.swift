@@ -106,7 +106,8 @@ struct EntityValidator {
             let table = version.root(of: entity).name
             let inherited = Set(version.ancestors(of: entity).flatMap(\.propertyNames))
             let stored = entity.attributes.filter { !$0.isVirtual }.map { ($0.name, $0.storageKey, $0.location) }
-                + entity.relationships.filter { !$0.kind.isToMany }.map { ($0.name, $0.storageKey, $0.location) }
+                + entity.relationships.filter { !$0.kind.isToMany && entity.attribute(named: $0.name) == nil }
+                .map { ($0.name, $0.storageKey, $0.location) }
             for (name, key, location) in stored where !inherited.contains(name) {
                 columnsByTable[table, default: []].append(Column(key: key, owner: "\(entity.name).\(name)", location: location))
             }

@@ -14,14 +14,14 @@ struct MigrationHintValidator {
             }
             seen[from.value] = from.location
             guard let old = model.version(named: from.value) else {
-                diagnostics.error("migration block of version '\(version.name)' is from '\(from.value)', which is not a version of the model"
-                                  + Suggestion.hint(for: from.value, in: model.versions.map(\.name)), at: from.location)
+                diagnostics.error("migration block of version '\(version.name)' is from '\(from.value)', which is not a version of the model",
+                                  at: from.location)
                 continue
             }
             let predecessors = model.manifest.chain.predecessors(of: version.name)
             guard predecessors.contains(from.value) else {
                 let actual = model.manifest.chain.successor(of: from.value).map { "the chain migrates '\(from.value)' to '\($0)'" }
-                    ?? "'\(from.value)' is not migrated from in the chain"
+                    ?? "the chain does not migrate '\(from.value)' to '\(version.name)'"
                 diagnostics.error("migration block of version '\(version.name)' is from '\(from.value)', but \(actual)", at: from.location)
                 continue
             }
