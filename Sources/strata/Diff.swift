@@ -29,7 +29,7 @@ struct Diff: ParsableCommand {
         let names = model.versions.map(\.name)
         var missing: [String] = []
         for name in [from, to] where model.version(named: name) == nil {
-            missing.append("error: the model has no version '\(name)'" + (VersionDiff.suggestion(for: name, in: names)) + "\n")
+            missing.append("error: the model has no version '\(name)'; it has \(names.joined(separator: ", "))\n")
         }
         guard missing.isEmpty, let old = model.version(named: from), let new = model.version(named: to) else {
             Output.error(missing.joined())

@@ -33,9 +33,3 @@ public enum VersionDiff {
     }
 }
 
-extension VersionDiff {
-    /// `"; did you mean 'V2'?"` for a misspelt version name, or the empty string.
-    public static func suggestion(for name: String, in versions: [String]) -> String {
-        Suggestion.hint(for: name, in: versions)
-    }
-}

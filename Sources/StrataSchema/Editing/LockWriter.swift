@@ -34,7 +34,7 @@ public enum LockWriter {
         /// The model has errors; they are in the loaded model's diagnostics.
         case invalidModel
         /// `--version` named a version the model does not have.
-        case unknownVersion(String, hint: String)
+        case unknownVersion(String)
         /// A sealed version's lock differs and `force` was not given.
         case alreadySealed(version: String, file: String, location: SourceLocation)
         /// The file cannot take a lock without rewriting more than the lock.
@@ -45,8 +45,8 @@ public enum LockWriter {
             switch self {
             case .invalidModel:
                 return "the model has errors; nothing was locked"
-            case .unknownVersion(let name, let hint):
-                return "the model has no version '\(name)'\(hint)"
+            case .unknownVersion(let name):
+                return "the model has no version '\(name)'"
             case .alreadySealed(let version, _, let location):
                 return "\(location): error: version '\(version)' was already sealed, and the model no longer matches its lock. "
                     + "A sealed version may have shipped, so it must not change: add a new version instead, "
@@ -65,7 +65,7 @@ public enum LockWriter {
             selected = []
             for name in names {
                 guard let version = model.version(named: name) else {
-                    return .failure(.unknownVersion(name, hint: Suggestion.hint(for: name, in: model.versions.map(\.name))))
+                    return .failure(.unknownVersion(name))
                 }
                 selected.append(version)
             }
@@ -129,7 +129,7 @@ public enum LockWriter {
                 while end < bytes.count, bytes[end] == UInt8(ascii: " ") { end += 1 }
                 if end < bytes.count, bytes[end] == UInt8(ascii: ":") { end += 1 }
             } else {
-                end = offsets.byteOffset(ofScalar: entry.value.span.upperBound)
+                end = offsets.byteOffset(ofScalar: entry.value.contentEnd)
             }
             output = Array(bytes[..<start]) + Array(block.utf8) + Array(bytes[end...])
         } else {

@@ -67,6 +67,17 @@ public struct YAMLNode: Hashable, Sendable {
         return nil
     }
 
+    /// The offset just past the node's last character of content. A block collection's own span
+    /// runs on over the comments and blank lines after it; this stops at its last value.
+    public var contentEnd: Int {
+        guard !isFlow else { return span.upperBound }
+        switch kind {
+        case .scalar: return span.upperBound
+        case .mapping(let entries): return entries.last.map { max($0.key.span.upperBound, $0.value.contentEnd) } ?? span.upperBound
+        case .sequence(let items): return items.last?.contentEnd ?? span.upperBound
+        }
+    }
+
     /// The value for a scalar key of a mapping.
     public subscript(key: String) -> YAMLNode? {
         entries?.first { $0.key.scalarText == key }?.value
