@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// Runs the built `strata` binary as a user would and checks its output and exit status.
+@Suite("strata command line")
+struct CLITests {
+    struct Run {
+        var status: Int32
+        var out: String
+        var err: String
+    }
+
+    /// The `strata` executable built beside the test bundle.
+    static let executable: URL = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("strata").path), folder.path != "/" {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("strata")
+    }()
+
+    private func strata(_ arguments: String...) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
+    }
+
+    private func folder(_ files: [String: [UInt8]]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("strata-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (name, bytes) in files {
+            try Data(bytes).write(to: URL(fileURLWithPath: path + "/" + name))
+        }
+        return path
+    }
+
+    private func model(version: String) throws -> String {
+        try folder(["model.yml": Array("model: Shop\nmigrationChain: [V1]\n".utf8), "V1.yml": Array(version.utf8)])
+    }
+
+    static let item = "version: V1\nentities:\n  Item:\n    attributes:\n      name: String\n"
+
+    @Test func verifyLockVerifyRoundTrip() throws {
+        let dir = try model(version: Self.item)
+        let unsealed = try strata("verify", dir)
+        #expect(unsealed.status == 1)
+        #expect(unsealed.out == "\(dir)/V1.yml:1:10: error: version 'V1' has no lock; run 'strata lock \(dir)' to seal it\nShop: 1 version, 1 unsealed; not verified\n")
+        let locked = try strata("lock", dir)
+        #expect(locked.status == 0)
+        #expect(locked.out == "V1: sealed (\(dir)/V1.yml)\n")
+        #expect(try strata("lock", dir).out == "V1: already sealed (\(dir)/V1.yml)\n")
+        let verified = try strata("verify", dir)
+        #expect(verified.status == 0)
+        #expect(verified.out == "Shop: 1 version, 1 sealed; verified\n")
+    }
+
+    @Test func editingASealedVersionFailsVerifyAndLock() throws {
+        let dir = try model(version: Self.item)
+        _ = try strata("lock", dir)
+        let path = dir + "/V1.yml"
+        let edited = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "name: String", with: "name: Int64")
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: path))
+        let verify = try strata("verify", dir)
+        #expect(verify.status == 1)
+        #expect(verify.out.contains("    ~ attribute 'name': type String → Int64\n"))
+        let lock = try strata("lock", dir)
+        #expect(lock.status == 1)
+        #expect(lock.err.contains("version 'V1' was already sealed"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == edited)
+        #expect(try strata("lock", dir, "--force").status == 0)
+        #expect(try strata("verify", dir).status == 0)
+    }
+
+    @Test func verifyAsJSON() throws {
+        let dir = try model(version: Self.item)
+        let run = try strata("verify", "--format", "json", dir)
+        #expect(run.status == 1)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        #expect(json["exitCode"] as? Int == 1)
+        let models = try #require(json["models"] as? [[String: Any]])
+        let versions = try #require(models.first?["versions"] as? [[String: Any]])
+        #expect(versions.first?["state"] as? String == "unsealed")
+    }
+
+    @Test func modelErrorsExitWithTwo() throws {
+        let dir = try model(version: "version: V1\nentities:\n  Item: {attributes: {name: Strng}}\n")
+        let run = try strata("verify", dir)
+        #expect(run.status == 2)
+        #expect(run.out == "\(dir)/V1.yml:3:29: error: unknown type 'Strng' for attribute 'Item.name'; did you mean 'String'?\nShop: 1 error; locks not checked\n")
+        let lock = try strata("lock", dir)
+        #expect(lock.status == 2)
+        #expect(lock.err.hasSuffix("the model has errors; nothing was locked\n"))
+        #expect(try strata("diff", dir, "V1", "V1").status == 2)
+    }
+
+    @Test func diffPrintsThePlan() throws {
+        let dir = try folder([
+            "model.yml": Array("model: Shop\nmigrationChain: [V1, V2]\n".utf8),
+            "V1.yml": Array(Self.item.utf8),
+            "V2.yml": Array((Self.item.replacingOccurrences(of: "V1", with: "V2") + "      price: {type: Double, optional: true}\n").utf8),
+        ])
+        let run = try strata("diff", dir, "V1", "V2")
+        #expect(run.status == 0)
+        #expect(run.out == """
+        Shop V1 → V2: lightweight, 1 step
+          + attribute Item.price [lightweight]
+          (no migration block from V1 in V2: renames are not inferred, so renamed names show as removed and added)
+
+        """)
+        let json = try strata("diff", dir, "V1", "V2", "--format", "json")
+        #expect(json.out.contains("\"action\" : \"addAttribute\""))
+        let unknown = try strata("diff", dir, "V1", "V7")
+        #expect(unknown.status == 2)
+        #expect(unknown.err == "error: the model has no version 'V7'; it has V1, V2\n")
+    }
+
+    @Test func hostileFilesFailCleanly() throws {
+        let manifest = Array("model: Shop\nmigrationChain: [V1]\n".utf8)
+        var generator = SystemRandomNumberGenerator()
+        let garbage = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let nested = Array((String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)).utf8)
+        var bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...9 { bomb += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        let large = Array(repeating: UInt8(ascii: "#"), count: 10 * 1024 * 1024)
+        let cases: [(String, [UInt8], String)] = [
+            ("binary", [0xFF, 0xFE, 0x00, 0x01] + garbage, "V1.yml:1:1: error: file is not valid UTF-8 (byte 0xFF at offset 0)"),
+            ("nesting", nested, "V1.yml:1:65: error: nesting is deeper than 64 levels"),
+            ("bomb", Array(bomb.utf8), "V1.yml:6:45: error: aliases expand this document past 1000000 nodes; a model file never needs that many"),
+            ("large", large, "V1.yml:1:1: error: file is 10485760 bytes; a model file may be at most 8388608 bytes"),
+        ]
+        for (name, bytes, message) in cases {
+            let dir = try folder(["model.yml": manifest, "V1.yml": bytes])
+            let run = try strata("verify", dir)
+            #expect(run.status == 2, "\(name)")
+            #expect(run.out.hasPrefix(dir + "/" + message + "\n"), "\(name): \(run.out)")
+            #expect(try strata("lock", dir).status == 2, "\(name)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/V1.yml")) == Data(bytes), "\(name) was modified")
+        }
+    }
+}
