@@ -72,7 +72,7 @@ struct VersionDiffTests {
             "~ Human.code: unique false → true [lightweight: fails if existing rows repeat a value]",
             "→ attribute Human.label: name nickname → label [lightweight: Swift name only]",
             "~ Human.name: optional true → false [lightweight: nil values take the default]",
-            "~ Human.name: default none → ? [lightweight: applies to new objects]",
+            "~ Human.name: default none → \"?\" [lightweight: applies to new objects]",
             "~ Human.name: indexed false → true [lightweight]",
             "~ Human.rank: type Int32 → String [heavyweight: existing values must be converted]",
             "~ Human.rank: optional false → true [lightweight]",

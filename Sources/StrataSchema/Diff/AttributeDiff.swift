@@ -9,10 +9,11 @@ struct AttributeDiff {
         func add(_ action: MigrationStep.Action, _ field: String, _ before: String?, _ after: String?, _ weight: MigrationWeight, _ note: String? = nil) {
             steps.append(VersionDiff.step(action, entity, property: new.name, field: field, old: before, new: after, weight: weight, note: note))
         }
-        if old.name != new.name {
-            add(.renameAttribute, "name", old.name, new.name, .lightweight, old.storageKey == new.storageKey ? "Swift name only" : "column renamed")
-        }
         let columnFollowsName = old.storageKey == old.name && new.storageKey == new.name
+        if old.name != new.name {
+            let note = old.storageKey == new.storageKey ? "Swift name only" : columnFollowsName ? "column renamed" : nil
+            add(.renameAttribute, "name", old.name, new.name, .lightweight, note)
+        }
         if old.storageKey != new.storageKey, !(columnFollowsName && old.name != new.name) {
             add(.renameAttribute, "storageKey", old.storageKey, new.storageKey, .lightweight)
         }
@@ -31,7 +32,8 @@ struct AttributeDiff {
             }
         }
         if old.defaultValue != new.defaultValue {
-            add(.changeAttribute, "default", old.defaultValue, new.defaultValue, .lightweight, "applies to new objects")
+            add(.changeAttribute, "default", old.defaultValue.map(DefaultValueParser.quoted), new.defaultValue.map(DefaultValueParser.quoted), .lightweight,
+                "applies to new objects")
         }
         if old.initial != new.initial {
             add(.changeAttribute, "initial", old.initial?.rawValue, new.initial?.rawValue, .lightweight, "applies to new objects")

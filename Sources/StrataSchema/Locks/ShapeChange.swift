@@ -52,7 +52,7 @@ extension EntityShape {
             case let (before?, after?):
                 compare(subject, "type", before.type.rawValue, after.type.rawValue)
                 compare(subject, "optional", String(before.optional), String(after.optional))
-                compare(subject, "default", before.defaultValue.map(Self.quoted), after.defaultValue.map(Self.quoted))
+                compare(subject, "default", before.defaultValue.map(DefaultValueParser.quoted), after.defaultValue.map(DefaultValueParser.quoted))
                 compare(subject, "initial", before.initial?.rawValue, after.initial?.rawValue)
                 compare(subject, "indexed", String(before.indexed), String(after.indexed))
                 compare(subject, "unique", String(before.unique), String(after.unique))
@@ -86,9 +86,5 @@ extension EntityShape {
             changes.append(ShapeChange(kind: .added, subject: "uniqueness [\(group.joined(separator: ", "))]"))
         }
         return changes
-    }
-
-    private static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }

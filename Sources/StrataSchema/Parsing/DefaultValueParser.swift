@@ -60,6 +60,11 @@ enum DefaultValueParser {
         }
     }
 
+    /// A canonical default as reports show it: in double quotes, with quotes and backslashes escaped.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
     private static func integer(_ text: String, in range: ClosedRange<Int64>, fail: Result<String, DefaultValueError>) -> Result<String, DefaultValueError> {
         guard let value = Int64(text), range.contains(value) else { return fail }
         return .success(String(value))
