@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StrataSchema
 
@@ -203,5 +204,81 @@ struct ParsingErrorTests {
             "V1.yml:9:36: error: inverse 'd' of relationship 'B.c' is not a relationship of 'A'",
             "V1.yml:9:47: error: 'toMany' of relationship 'B.c' must be unordered or ordered, not 'many'",
         ])
+    }
+}
+
+@Suite("Model files: every remaining shape error")
+struct RemainingShapeErrorTests {
+    @Test func valuesOfTheWrongShape() throws {
+        #expect(try ModelFixture(v1: """
+        version: V1
+        entities:
+          Item: just a string
+          Box:
+            parent: [Item]
+            attributes:
+              a: {type: Codable, swiftType: A, coder: json, indexed: true}
+              b: {type: String, storageKey: ""}
+              c: {type: String, storageKey: "bad\\tkey"}
+            relationships:
+              r: {inverse: s}
+              t: {destination: "Box Two", inverse: u, toMany: unordered, min: -1, max: 0}
+            uniqueness: [[{a: 1}], nope]
+          Crate:
+            uniqueness: {a: b}
+        versionLock:
+          Box: [0x1, 0x2, 0x3]
+          Item: [1, 2, 3, 4]
+          Crate: [0x1, 0x2, 0x3, 0x12345678901234567]
+        """).messages() == [
+            "V1.yml:3:9: error: entity 'Item' must be a mapping, not a string",
+            "V1.yml:5:13: error: 'parent' of entity 'Box' must be a string, not a sequence",
+            "V1.yml:7:53: error: attribute 'Box.a' is Codable, and encoded values can be neither indexed nor unique",
+            "V1.yml:8:37: error: 'storageKey' of attribute 'Box.b' must be a non-empty name without control characters",
+            "V1.yml:9:37: error: 'storageKey' of attribute 'Box.c' must be a non-empty name without control characters",
+            "V1.yml:11:10: error: relationship 'Box.r' is missing 'destination'",
+            "V1.yml:12:24: error: 'Box Two' is not a valid entity name; names start with a letter or '_' and go on with letters, digits or '_'",
+            "V1.yml:12:71: error: 'min' of relationship 'Box.t' must be a whole number of at least 0, not '-1'",
+            "V1.yml:12:75: error: 'max' of relationship 'Box.t' is 0, so it could never hold an object",
+            "V1.yml:13:19: error: 'uniqueness' of entity 'Box' lists a mapping where an attribute name belongs",
+            "V1.yml:13:28: error: each 'uniqueness' group of entity 'Box' must be a sequence of attribute names, not a string",
+            "V1.yml:15:17: error: 'uniqueness' of entity 'Crate' must be a sequence, not a mapping",
+            "V1.yml:17:8: error: lock of entity 'Box' must be four hex numbers such as [0x1b59d511019695cf, 0xdeb97e86c5eff179, 0x01cfd80745646cb3, 0x4ff99416175b5b9a]",
+            "V1.yml:18:9: error: lock of entity 'Item' must be four hex numbers such as [0x1b59d511019695cf, 0xdeb97e86c5eff179, 0x01cfd80745646cb3, 0x4ff99416175b5b9a]",
+            "V1.yml:19:10: error: lock of entity 'Crate' must be four hex numbers such as [0x1b59d511019695cf, 0xdeb97e86c5eff179, 0x01cfd80745646cb3, 0x4ff99416175b5b9a]",
+        ])
+    }
+
+    @Test func manifestAndFileShapes() throws {
+        let fixture = try ModelFixture([
+            "model.yml": "model: Shop\nmigrationChain: [V1, \"V-2\", {a: b}]\nconfigurations: {A: [{x: y}], B: Box}\n",
+            "V1.yml": "version: V1\nversionLock: [1]\n",
+        ])
+        try FileManager.default.createDirectory(atPath: fixture.directory + "/Folder.yml", withIntermediateDirectories: false)
+        #expect(fixture.messages() == [
+            "V1.yml:1:1: error: version file is missing 'entities'",
+            "V1.yml:2:14: error: 'versionLock' must be a mapping of entity names to four hex numbers, not a sequence",
+            "model.yml:2:22: error: 'V-2' is not a valid version name; names start with a letter or '_' and go on with letters, digits or '_'",
+            "model.yml:2:29: error: 'migrationChain' names versions, so it cannot hold a mapping",
+            "model.yml:3:22: error: configuration 'A' lists a mapping where an entity name belongs",
+            "model.yml:3:34: error: configuration 'B' must be a sequence of entity names, not a string",
+        ])
+    }
+
+    @Test func entitiesRenamedFromTheSameOne() throws {
+        let fixture = try ModelFixture([
+            "model.yml": "model: Shop\nmigrationChain: [V1, V2]\n",
+            "V1.yml": "version: V1\nentities: {Person: {}}\n",
+            "V2.yml": "version: V2\nentities: {A: {}, B: {}}\nmigration:\n  from: V1\n  entities:\n    A: {renamedFrom: Person}\n    B: {renamedFrom: Person}\n",
+        ])
+        #expect(fixture.messages() == ["V2.yml:7:22: error: entities 'A' and 'B' are both renamed from 'Person'"])
+    }
+
+    @Test func anUnreadableFileIsNamed() throws {
+        let fixture = try ModelFixture(v1: "version: V1\nentities: {}\n")
+        try fixture.write("V2.yml", "version: V2\nentities: {}\n")
+        // A dangling symbolic link cannot be read.
+        try FileManager.default.createSymbolicLink(atPath: fixture.directory + "/V3.yml", withDestinationPath: fixture.directory + "/missing")
+        #expect(fixture.messages().contains("V3.yml:1:1: error: cannot read the file; check that it exists and is readable"))
     }
 }

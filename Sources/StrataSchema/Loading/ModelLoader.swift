@@ -34,6 +34,10 @@ public enum ModelLoader {
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { !$0.hasPrefix(".") && ($0.hasSuffix(".yml") || $0.hasSuffix(".yaml")) }
+            .filter { name in
+                var isFolder: ObjCBool = false
+                return !(FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder) && isFolder.boolValue)
+            }
             .sorted()
         let path = { (name: String) in folder + "/" + name }
         guard let manifestName = names.first(where: manifestNames.contains) else {
@@ -71,18 +75,16 @@ public enum ModelLoader {
 
     private static func readTree(_ file: String, limits: YAMLLimits, sources: inout [String: [UInt8]],
                                  diagnostics: inout Diagnostics) -> YAMLNode? {
-        let bytes: [UInt8]
-        do {
-            let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
-            if size > limits.maximumFileSize {
-                diagnostics.error("file is \(size) bytes; a model file may be at most \(limits.maximumFileSize) bytes", at: .start(of: file))
-                return nil
-            }
-            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
-        } catch {
-            diagnostics.error("cannot read the file: \(error.localizedDescription)", at: .start(of: file))
+        let size = ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.intValue ?? 0
+        if size > limits.maximumFileSize {
+            diagnostics.error("file is \(size) bytes; a model file may be at most \(limits.maximumFileSize) bytes", at: .start(of: file))
             return nil
         }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            diagnostics.error("cannot read the file; check that it exists and is readable", at: .start(of: file))
+            return nil
+        }
+        let bytes = Array(data)
         sources[file] = bytes
         let result = YAMLReader.read(bytes, file: file, limits: limits)
         diagnostics.append(contentsOf: result.diagnostics)
