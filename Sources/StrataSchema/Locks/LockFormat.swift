@@ -26,13 +26,24 @@ public enum LockFormat: Int, CaseIterable, Sendable, Codable {
 
     /// The bytes hashed for `shape`.
     public func encode(_ shape: EntityShape) -> [UInt8] {
-        var text = "strata-lock/\(rawValue)\n"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128 + 160 * (shape.attributes.count + shape.relationships.count))
+        bytes.append(contentsOf: "strata-lock/\(rawValue)\n".utf8)
         func line(_ tag: String, _ fields: [(String, String?)]) {
-            text += tag
+            bytes.append(contentsOf: tag.utf8)
             for (name, value) in fields {
-                text += " \(name)=" + (value.map { "\($0.utf8.count):\($0)" } ?? "-")
+                bytes.append(UInt8(ascii: " "))
+                bytes.append(contentsOf: name.utf8)
+                bytes.append(UInt8(ascii: "="))
+                if let value {
+                    bytes.append(contentsOf: String(value.utf8.count).utf8)
+                    bytes.append(UInt8(ascii: ":"))
+                    bytes.append(contentsOf: value.utf8)
+                } else {
+                    bytes.append(UInt8(ascii: "-"))
+                }
             }
-            text += "\n"
+            bytes.append(UInt8(ascii: "\n"))
         }
         line("entity", [("name", shape.entity), ("abstract", String(shape.abstract)), ("parent", shape.parent)])
         for attribute in shape.attributes {
@@ -52,7 +63,7 @@ public enum LockFormat: Int, CaseIterable, Sendable, Codable {
         for group in shape.uniqueness {
             line("unique", group.map { ("key", $0) })
         }
-        return Array(text.utf8)
+        return bytes
     }
 
     /// The lock of `shape` in this format.
