@@ -5,7 +5,7 @@
 /// changes no shape; import blocks, virtual attributes and Codable Swift type names are left out.
 public struct EntityShape: Hashable, Sendable, Codable {
     /// A stored attribute.
-    public struct AttributeShape: Hashable, Sendable, Codable {
+    public struct AttributeShape: ShapeMember {
         /// The column name.
         public var storageKey: String
         /// The stored type.
@@ -22,10 +22,16 @@ public struct EntityShape: Hashable, Sendable, Codable {
         public var unique: Bool
         /// Codable encoding.
         public var coder: CodableCoder?
+
+        /// Part of lock format 1: never reorder, rename or drop a field (add a new format instead).
+        public var fields: [(name: String, value: String?)] {
+            [("type", type.rawValue), ("optional", String(optional)), ("default", defaultValue), ("initial", initial?.rawValue),
+             ("indexed", String(indexed)), ("unique", String(unique)), ("coder", coder?.rawValue)]
+        }
     }
 
     /// A stored relationship.
-    public struct RelationshipShape: Hashable, Sendable, Codable {
+    public struct RelationshipShape: ShapeMember {
         /// The column or join-table name.
         public var storageKey: String
         /// The destination entity.
@@ -40,6 +46,12 @@ public struct EntityShape: Hashable, Sendable, Codable {
         public var minCount: Int?
         /// Most destinations.
         public var maxCount: Int?
+
+        /// Part of lock format 1: never reorder, rename or drop a field (add a new format instead).
+        public var fields: [(name: String, value: String?)] {
+            [("destination", destination), ("inverse", inverse), ("kind", kind.rawValue), ("deleteRule", deleteRule.rawValue),
+             ("min", minCount.map(String.init)), ("max", maxCount.map(String.init))]
+        }
     }
 
     /// The entity (and table) name.
@@ -81,4 +93,13 @@ public struct EntityShape: Hashable, Sendable, Codable {
     public static func shapes(of version: SchemaVersion) -> [String: EntityShape] {
         Dictionary(version.entities.map { ($0.name, EntityShape($0, in: version)) }, uniquingKeysWith: { first, _ in first })
     }
+}
+
+/// An attribute or relationship of a shape: a storage key and its other stored fields, in the
+/// order the lock encoding writes them.
+public protocol ShapeMember: Hashable, Sendable, Codable {
+    /// The column or join-table name that identifies the member.
+    var storageKey: String { get }
+    /// Field name and value text, in lock-encoding order; nil when absent.
+    var fields: [(name: String, value: String?)] { get }
 }

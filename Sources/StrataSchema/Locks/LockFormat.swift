@@ -29,7 +29,7 @@ public enum LockFormat: Int, CaseIterable, Sendable, Codable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(128 + 160 * (shape.attributes.count + shape.relationships.count))
         bytes.append(contentsOf: "strata-lock/\(rawValue)\n".utf8)
-        func line(_ tag: String, _ fields: [(String, String?)]) {
+        func line(_ tag: String, _ fields: [(name: String, value: String?)]) {
             bytes.append(contentsOf: tag.utf8)
             for (name, value) in fields {
                 bytes.append(UInt8(ascii: " "))
@@ -47,18 +47,10 @@ public enum LockFormat: Int, CaseIterable, Sendable, Codable {
         }
         line("entity", [("name", shape.entity), ("abstract", String(shape.abstract)), ("parent", shape.parent)])
         for attribute in shape.attributes {
-            line("attribute", [
-                ("key", attribute.storageKey), ("type", attribute.type.rawValue), ("optional", String(attribute.optional)),
-                ("default", attribute.defaultValue), ("initial", attribute.initial?.rawValue), ("indexed", String(attribute.indexed)),
-                ("unique", String(attribute.unique)), ("coder", attribute.coder?.rawValue),
-            ])
+            line("attribute", [("key", attribute.storageKey)] + attribute.fields)
         }
         for relationship in shape.relationships {
-            line("relationship", [
-                ("key", relationship.storageKey), ("destination", relationship.destination), ("inverse", relationship.inverse),
-                ("kind", relationship.kind.rawValue), ("deleteRule", relationship.deleteRule.rawValue),
-                ("min", relationship.minCount.map(String.init)), ("max", relationship.maxCount.map(String.init)),
-            ])
+            line("relationship", [("key", relationship.storageKey)] + relationship.fields)
         }
         for group in shape.uniqueness {
             line("unique", group.map { ("key", $0) })

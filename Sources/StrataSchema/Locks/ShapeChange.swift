@@ -42,41 +42,8 @@ extension EntityShape {
         }
         compare("entity", "abstract", String(old.abstract), String(abstract))
         compare("entity", "parent", old.parent, parent)
-        let oldAttributes = Dictionary(old.attributes.map { ($0.storageKey, $0) }, uniquingKeysWith: { a, _ in a })
-        let newAttributes = Dictionary(attributes.map { ($0.storageKey, $0) }, uniquingKeysWith: { a, _ in a })
-        for key in Set(oldAttributes.keys).union(newAttributes.keys).sorted() {
-            let subject = "attribute '\(key)'"
-            switch (oldAttributes[key], newAttributes[key]) {
-            case (nil, _?): changes.append(ShapeChange(kind: .added, subject: subject))
-            case (_?, nil): changes.append(ShapeChange(kind: .removed, subject: subject))
-            case let (before?, after?):
-                compare(subject, "type", before.type.rawValue, after.type.rawValue)
-                compare(subject, "optional", String(before.optional), String(after.optional))
-                compare(subject, "default", before.defaultValue.map(DefaultValueParser.quoted), after.defaultValue.map(DefaultValueParser.quoted))
-                compare(subject, "initial", before.initial?.rawValue, after.initial?.rawValue)
-                compare(subject, "indexed", String(before.indexed), String(after.indexed))
-                compare(subject, "unique", String(before.unique), String(after.unique))
-                compare(subject, "coder", before.coder?.rawValue, after.coder?.rawValue)
-            case (nil, nil): break
-            }
-        }
-        let oldRelationships = Dictionary(old.relationships.map { ($0.storageKey, $0) }, uniquingKeysWith: { a, _ in a })
-        let newRelationships = Dictionary(relationships.map { ($0.storageKey, $0) }, uniquingKeysWith: { a, _ in a })
-        for key in Set(oldRelationships.keys).union(newRelationships.keys).sorted() {
-            let subject = "relationship '\(key)'"
-            switch (oldRelationships[key], newRelationships[key]) {
-            case (nil, _?): changes.append(ShapeChange(kind: .added, subject: subject))
-            case (_?, nil): changes.append(ShapeChange(kind: .removed, subject: subject))
-            case let (before?, after?):
-                compare(subject, "destination", before.destination, after.destination)
-                compare(subject, "inverse", before.inverse, after.inverse)
-                compare(subject, "kind", before.kind.rawValue, after.kind.rawValue)
-                compare(subject, "deleteRule", before.deleteRule.rawValue, after.deleteRule.rawValue)
-                compare(subject, "min", before.minCount.map(String.init), after.minCount.map(String.init))
-                compare(subject, "max", before.maxCount.map(String.init), after.maxCount.map(String.init))
-            case (nil, nil): break
-            }
-        }
+        changes += Self.memberChanges("attribute", old.attributes, attributes)
+        changes += Self.memberChanges("relationship", old.relationships, relationships)
         let oldGroups = Set(old.uniqueness)
         let newGroups = Set(uniqueness)
         for group in old.uniqueness where !newGroups.contains(group) {
@@ -84,6 +51,29 @@ extension EntityShape {
         }
         for group in uniqueness where !oldGroups.contains(group) {
             changes.append(ShapeChange(kind: .added, subject: "uniqueness [\(group.joined(separator: ", "))]"))
+        }
+        return changes
+    }
+
+    /// Added, removed and changed members, matched by storage key, in storage-key order.
+    private static func memberChanges<Member: ShapeMember>(_ kind: String, _ old: [Member], _ new: [Member]) -> [ShapeChange] {
+        let before = Dictionary(old.map { ($0.storageKey, $0) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(new.map { ($0.storageKey, $0) }, uniquingKeysWith: { first, _ in first })
+        var changes: [ShapeChange] = []
+        for key in Set(before.keys).union(after.keys).sorted() {
+            let subject = "\(kind) '\(key)'"
+            guard let previous = before[key] else {
+                changes.append(ShapeChange(kind: .added, subject: subject))
+                continue
+            }
+            guard let current = after[key] else {
+                changes.append(ShapeChange(kind: .removed, subject: subject))
+                continue
+            }
+            for ((field, oldValue), (_, newValue)) in zip(previous.fields, current.fields) where oldValue != newValue {
+                let show = { (value: String?) in field == "default" ? value.map(DefaultValueParser.quoted) : value }
+                changes.append(ShapeChange(kind: .changed, subject: subject, field: field, old: show(oldValue), new: show(newValue)))
+            }
         }
         return changes
     }
