@@ -7,11 +7,16 @@ struct ModelFixture {
 
     /// Writes each file (name → text) into a new folder.
     init(_ files: [String: String]) throws {
+        try self.init(bytes: files.mapValues { Array($0.utf8) })
+    }
+
+    /// Writes each file (name → exact bytes) into a new folder.
+    init(bytes files: [String: [UInt8]]) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("strata-tests-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        for (name, text) in files {
-            try write(name, text)
+        for (name, bytes) in files {
+            try Data(bytes).write(to: URL(fileURLWithPath: directory + "/" + name))
         }
     }
 
