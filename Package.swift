@@ -5,6 +5,7 @@ let package = Package(
     name: "strata",
     products: [
         .executable(name: "strata", targets: ["strata"]),
+        .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataSchema", targets: ["StrataSchema"]),
     ],
     dependencies: [
@@ -15,6 +16,15 @@ let package = Package(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "Strata",
+            dependencies: ["CSQLite"]
         ),
         .target(
             name: "StrataSchema",
@@ -30,6 +40,10 @@ let package = Package(
         .testTarget(
             name: "StrataSchemaTests",
             dependencies: ["StrataSchema"]
+        ),
+        .testTarget(
+            name: "StrataTests",
+            dependencies: ["Strata"]
         ),
         .testTarget(
             name: "StrataCLITests",

@@ -1,0 +1,117 @@
+/// Fetching: SQL from clauses, rows into registered objects.
+extension ObjectContext {
+    /// The entity layout of a class, or an error naming it.
+    func entityLayout<T: StrataObject>(_ type: T.Type) throws(StrataError) -> EntityLayout {
+        guard let layout = core.layout.entity(T.entityName) else {
+            throw .invalidQuery("'\(T.entityName)' is not an entity of model '\(core.history.modelName)' version '\(core.history.currentVersion.name)'")
+        }
+        return layout
+    }
+
+    /// The plan and storage of a fetch chain.
+    func plan<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> (FetchPlan, StorageHandle) {
+        let layout = try entityLayout(T.self)
+        let storage = try core.storage(for: layout.name, configuration: chain.from.configuration)
+        var compiler = ExpressionCompiler(core: core, entity: layout)
+        var conditions: [SQLFragment] = []
+        for condition in chain.conditions { conditions.append(try compiler.compile(condition.expression)) }
+        let order = try compiler.compile(chain.sortKeys)
+        let plan = FetchPlan(entity: layout, core: core, where: conditions, orderBy: order, tweak: chain.tweak, joins: compiler.joins)
+        for kind in plan.rowKinds.values where !(kind.layout.type is T.Type) {
+            throw .invalidQuery("the class of '\(kind.layout.name)' is not a subclass of \(T.self)")
+        }
+        return (plan, storage)
+    }
+
+    /// The connection a fetch reads: in a transaction, pending changes are written first unless
+    /// the tweak asks for committed data only.
+    func readingConnection(_ storage: StorageHandle, tweak: Tweak) throws(StrataError) -> SQLiteConnection {
+        if kind == .transaction {
+            if tweak.includesPendingChanges {
+                try flush()
+            } else {
+                return try committedConnection(for: storage)
+            }
+        }
+        return try connection(for: storage.index)
+    }
+
+    /// Runs a fetch and returns its objects, reusing registered ones.
+    func fetch<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> [T] {
+        let (plan, storage) = try plan(chain)
+        let connection = try readingConnection(storage, tweak: chain.tweak)
+        let statement = try connection.cachedStatement(plan.sql.text)
+        statement.bind(plan.sql.arguments)
+        var result: [T] = []
+        while try statement.step() {
+            if let object = materialize(statement.row, plan: plan, storage: storage.index) {
+                result.append(unsafeDowncast(object, to: T.self))
+            }
+        }
+        statement.reset()
+        return result
+    }
+
+    /// The IDs of a fetch's objects, without creating objects.
+    func fetchIDs<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> [ObjectID<T>] {
+        let (plan, storage) = try plan(chain)
+        let connection = try readingConnection(storage, tweak: chain.tweak)
+        let statement = try connection.cachedStatement(plan.sql.text)
+        statement.bind(plan.sql.arguments)
+        var result: [ObjectID<T>] = []
+        let table = Int32(plan.entity.tableIndex)
+        while try statement.step() {
+            let row = statement.row
+            let code: Int64? = plan.hasEntityColumn ? row.int64(1) : nil
+            guard let kind = plan.rowKinds[code] else { continue }
+            result.append(ObjectID(key: ObjectKey(storage: storage.index, table: table, rowID: row.int64(0)), entityName: kind.layout.name))
+        }
+        statement.reset()
+        return result
+    }
+
+    /// How many objects a fetch would return.
+    func count<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> Int {
+        let (plan, storage) = try plan(chain)
+        let connection = try readingConnection(storage, tweak: chain.tweak)
+        let statement = try connection.cachedStatement("SELECT count(*) FROM (" + plan.sql.text + ")")
+        statement.bind(plan.sql.arguments)
+        defer { statement.reset() }
+        guard try statement.step() else { return 0 }
+        return Int(statement.row.int64(0))
+    }
+
+    /// The registered object of a row, or a new one read from it.
+    func materialize(_ row: SQLiteRow, plan: FetchPlan, storage: Int32) -> StrataObject? {
+        let code: Int64? = plan.hasEntityColumn ? row.int64(1) : nil
+        guard let kind = plan.rowKinds[code] else { return nil }
+        let key = ObjectKey(storage: storage, table: Int32(kind.layout.tableIndex), rowID: row.int64(0))
+        if let existing = registered[key] { return existing }
+        let object = kind.layout.type.init()
+        object.rowID = key.rowID
+        object.key = key
+        object.layout = kind.layout
+        object.context = self
+        object.isWritten = true
+        var reader = RowReader(.statement(row), map: kind.map)
+        object.readColumns(&reader)
+        register(object)
+        return object
+    }
+
+    /// This context's object for a key, fetched by id when not registered; nil when the row is gone.
+    func existingObject(_ key: ObjectKey, entityName: String) throws(StrataError) -> StrataObject? {
+        if let object = registered[key] { return object.isDeleted ? nil : object }
+        guard key.storage >= 0, let layout = core.layout.entity(entityName) else { return nil }
+        let root = core.layout.entity(core.layout.tables[layout.tableIndex].root.name) ?? layout
+        let plan = FetchPlan(entity: root, core: core,
+                             where: [SQLFragment("t." + SQLFragment.quote(StoreLayout.idColumn) + " = ?", [.integer(key.rowID)])],
+                             orderBy: [], tweak: Tweak(), joins: [])
+        if kind == .transaction { try flush() }
+        let statement = try connection(for: key.storage).cachedStatement(plan.sql.text)
+        statement.bind(plan.sql.arguments)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return materialize(statement.row, plan: plan, storage: key.storage)
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+
+/// Creating, deleting, and writing changes: inserts grouped by entity through persistent
+/// statements, updates of dirty columns only, one SQLite transaction per storage per commit.
+extension ObjectContext {
+    /// A new object of `type` (or of the entity `T` names), stored in `configuration`'s storage.
+    func create<T: StrataObject>(_ type: T.Type, configuration: String?) -> T {
+        guard let layout = core.layout.entity(type.entityName) else {
+            preconditionFailure("Strata: '\(type.entityName)' is not an entity of model '\(core.history.modelName)'")
+        }
+        precondition(!layout.description.isAbstract, "Strata: '\(layout.name)' is abstract; create one of its subentities instead")
+        var storageIndex: Int32 = -1
+        do {
+            storageIndex = try core.storage(for: layout.name, configuration: configuration).index
+        } catch {
+            if deferredError == nil { deferredError = error }
+        }
+        let object = unsafeDowncast(layout.type.init(), to: T.self)
+        let table = Int32(layout.tableIndex)
+        object.rowID = storageIndex >= 0 ? core.allocateRowID(storage: storageIndex, table: table) : -Int64(unwritten.count + 1)
+        object.key = ObjectKey(storage: storageIndex, table: table, rowID: object.rowID)
+        object.layout = layout
+        object.context = self
+        object.isInserted = true
+        object.setInitialValues()
+        unwritten.append(object)
+        log.inserted[object.key] = object
+        register(object)
+        return object
+    }
+
+    /// Deletes an object of this context.
+    func delete(_ object: StrataObject) {
+        guard object.context === self, !object.isDeleted else { return }
+        object.isDeleted = true
+        if !object.isWritten {
+            unwritten.removeAll { $0 === object }
+            log.inserted[object.key] = nil
+            registered[object.key] = nil
+            return
+        }
+        dirtyWritten[object.key] = nil
+        log.updated[object.key] = nil
+        pendingDeletes[object.key] = object
+        log.deleted[object.key] = type(of: object).entityName
+        if log.inserted.removeValue(forKey: object.key) != nil {
+            log.deleted[object.key] = nil
+        }
+    }
+
+    private func begin(_ storage: Int32) throws(StrataError) -> SQLiteConnection {
+        let connection = try connection(for: storage)
+        if openTransactions.insert(storage).inserted {
+            try connection.execute("BEGIN IMMEDIATE")
+        }
+        return connection
+    }
+
+    /// Writes every pending change inside the open SQLite transactions (opening them first).
+    func flush() throws(StrataError) {
+        guard kind == .transaction, !(unwritten.isEmpty && dirtyWritten.isEmpty && pendingDeletes.isEmpty) else { return }
+        if let deferredError { throw deferredError }
+        try insertUnwritten()
+        try updateDirty()
+        try deletePending()
+    }
+
+    private func insertUnwritten() throws(StrataError) {
+        var currentLayout: EntityLayout?
+        var statement: SQLiteStatement?
+        var binder = ColumnBinder(.capture)
+        var firstColumn: Int32 = 2
+        for object in unwritten {
+            guard let layout = object.layout else { continue }
+            if layout !== currentLayout {
+                let connection = try begin(object.key.storage)
+                let next = try connection.cachedStatement(layout.insertSQL)
+                statement = next
+                binder = ColumnBinder(.statement(next))
+                currentLayout = layout
+                firstColumn = layout.entityCode == nil ? 2 : 3
+            }
+            guard let statement else { continue }
+            statement.reset()
+            statement.bind(object.rowID, at: 1)
+            if let code = layout.entityCode { statement.bind(code, at: 2) }
+            for ordinal in 0..<layout.columns.count {
+                binder.index = firstColumn + Int32(ordinal)
+                object.bindColumn(ordinal, to: &binder)
+            }
+            try statement.step()
+            object.isWritten = true
+            object.dirty.removeAll()
+        }
+        unwritten.removeAll(keepingCapacity: true)
+    }
+
+    private func updateDirty() throws(StrataError) {
+        for object in dirtyWritten.values {
+            guard let layout = object.layout, !object.dirty.isEmpty else { continue }
+            let ordinals = object.dirty.ordinals
+            let assignments = ordinals.map { SQLFragment.quote(layout.columns[$0].name) + " = ?" }.joined(separator: ", ")
+            let sql = "UPDATE " + SQLFragment.quote(layout.table) + " SET " + assignments + " WHERE " + SQLFragment.quote(StoreLayout.idColumn) + " = ?"
+            let statement = try begin(object.key.storage).cachedStatement(sql)
+            var binder = ColumnBinder(.statement(statement))
+            for (position, ordinal) in ordinals.enumerated() {
+                binder.index = Int32(position + 1)
+                object.bindColumn(ordinal, to: &binder)
+            }
+            statement.bind(object.rowID, at: Int32(ordinals.count + 1))
+            try statement.step()
+            object.dirty.removeAll()
+        }
+        dirtyWritten.removeAll()
+    }
+
+    private func deletePending() throws(StrataError) {
+        for object in pendingDeletes.values {
+            guard let layout = object.layout else { continue }
+            let sql = "DELETE FROM " + SQLFragment.quote(layout.table) + " WHERE " + SQLFragment.quote(StoreLayout.idColumn) + " = ?"
+            let statement = try begin(object.key.storage).cachedStatement(sql)
+            statement.bind(object.rowID, at: 1)
+            try statement.step()
+            registered[object.key] = nil
+        }
+        pendingDeletes.removeAll()
+    }
+
+    /// Writes everything and commits; on any failure rolls back entirely and throws.
+    func commit() throws(StrataError) -> CommitSummary {
+        do {
+            try validate()
+            try flush()
+            try persistSequences()
+            for storage in openTransactions.sorted() {
+                try connection(for: storage).execute("COMMIT")
+            }
+            openTransactions.removeAll()
+        } catch {
+            rollback()
+            throw Self.translate(error)
+        }
+        let summary = summarize()
+        log = ChangeLog()
+        for object in registered.values { object.isInserted = false }
+        return summary
+    }
+
+    /// Undoes everything: the open SQLite transactions and every object of the context.
+    func rollback() {
+        for storage in openTransactions {
+            try? connection(for: storage).execute("ROLLBACK")
+        }
+        openTransactions.removeAll()
+        reset()
+    }
+
+    /// Required attributes of new objects must have been given a value.
+    private func validate() throws(StrataError) {
+        if let deferredError { throw deferredError }
+        for object in log.inserted.values.sorted(by: { $0.rowID < $1.rowID }) {
+            guard let layout = object.layout else { continue }
+            for (ordinal, column) in layout.columns.enumerated() where column.attribute?.isRequired == true && !object.assigned.contains(ordinal) {
+                throw .missingValue(entity: layout.name, attribute: column.property)
+            }
+        }
+    }
+
+    /// Records each touched table's next row id, so ids of deleted rows are never handed out again.
+    private func persistSequences() throws(StrataError) {
+        var tables: Set<ObjectKey> = []
+        for key in log.inserted.keys { tables.insert(ObjectKey(storage: key.storage, table: key.table, rowID: 0)) }
+        for table in tables {
+            let name = core.layout.tables[Int(table.table)].name
+            let statement = try begin(table.storage).cachedStatement(
+                "INSERT OR REPLACE INTO " + SQLFragment.quote(SchemaSQL.sequenceTable) + " (name, value) VALUES (?, ?)")
+            statement.bind(.text(name), at: 1)
+            statement.bind(core.nextRowID(storage: table.storage, table: table.table), at: 2)
+            try statement.step()
+        }
+    }
+
+    /// The commit's changes as values: updated objects carry every column for the main context.
+    private func summarize() -> CommitSummary {
+        var summary = CommitSummary()
+        for (key, object) in log.inserted { summary.inserted[key] = type(of: object).entityName }
+        summary.deleted = log.deleted
+        for (key, object) in log.updated where log.inserted[key] == nil {
+            guard let layout = object.layout else { continue }
+            var binder = ColumnBinder(.capture)
+            var values: [SQLValue] = []
+            values.reserveCapacity(layout.columns.count)
+            for ordinal in 0..<layout.columns.count {
+                object.bindColumn(ordinal, to: &binder)
+                values.append(binder.captured)
+            }
+            summary.updated[key] = (layout.name, values)
+        }
+        return summary
+    }
+
+    /// SQLite's unique-constraint failures become ``StrataError/uniquenessViolation(entity:attributes:)``.
+    static func translate(_ error: StrataError) -> StrataError {
+        guard case .sqlite(let code, let message, _) = error, code == 2067 || code == 1555,
+              let range = message.range(of: "constraint failed: ") else { return error }
+        let columns = message[range.upperBound...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let table = columns.first.map { String($0.split(separator: ".").first ?? "") } ?? ""
+        return .uniquenessViolation(entity: table, attributes: columns.map { String($0.split(separator: ".").last ?? "") })
+    }
+}

@@ -1,0 +1,132 @@
+/// The objects one transaction, the main context or a read context works with: an identity map
+/// (one object per row), and in a transaction the changes not yet written.
+///
+/// A context is confined to one isolation domain (the writer queue, the main actor, one read
+/// task, or the thread of an unsafe transaction), so it is not `Sendable`.
+final class ObjectContext {
+    enum Kind: String {
+        case transaction
+        case main
+        case reader
+    }
+
+    let core: StackCore
+    let kind: Kind
+    private let openConnection: (StorageHandle) throws(StrataError) -> SQLiteConnection
+    private let openReader: (StorageHandle) throws(StrataError) -> SQLiteConnection
+    private var connections: [Int32: SQLiteConnection] = [:]
+    private var committedConnections: [Int32: SQLiteConnection] = [:]
+
+    /// One object per row. The main context drops objects nothing else holds (see ``purge()``).
+    var registered: [ObjectKey: StrataObject] = [:]
+    private var purgeThreshold = 4096
+
+    // Transaction state.
+    /// Objects created and not yet inserted, in creation order.
+    var unwritten: [StrataObject] = []
+    /// Written objects with changed columns.
+    var dirtyWritten: [ObjectKey: StrataObject] = [:]
+    /// Written objects deleted and not yet removed.
+    var pendingDeletes: [ObjectKey: StrataObject] = [:]
+    /// Every change since the transaction began, for `hasChanges` and the commit notice.
+    var log = ChangeLog()
+    /// Storages with an open SQLite transaction.
+    var openTransactions: Set<Int32> = []
+    /// A problem found while creating objects, reported by the next commit.
+    var deferredError: StrataError?
+
+    /// A context whose own connections come from `openConnection`; `openReader` gives a
+    /// transaction read-only connections for fetches that skip its pending changes.
+    init(core: StackCore, kind: Kind, openConnection: @escaping (StorageHandle) throws(StrataError) -> SQLiteConnection,
+         openReader: @escaping (StorageHandle) throws(StrataError) -> SQLiteConnection) {
+        self.core = core
+        self.kind = kind
+        self.openConnection = openConnection
+        self.openReader = openReader
+    }
+
+    var isWritable: Bool { kind == .transaction }
+
+    /// The connection of a storage, opened on first use.
+    func connection(for storage: Int32) throws(StrataError) -> SQLiteConnection {
+        if let connection = connections[storage] { return connection }
+        guard let handle = core.storages.first(where: { $0.index == storage }) else { throw .noStorage(entity: "storage #\(storage)") }
+        let connection = try openConnection(handle)
+        connections[storage] = connection
+        return connection
+    }
+
+    /// A read-only connection that sees only committed data.
+    func committedConnection(for storage: StorageHandle) throws(StrataError) -> SQLiteConnection {
+        if let connection = committedConnections[storage.index] { return connection }
+        let connection = try openReader(storage)
+        committedConnections[storage.index] = connection
+        return connection
+    }
+
+    /// The registered object for a key.
+    func registeredObject(_ key: ObjectKey) -> StrataObject? { registered[key] }
+
+    /// Registers an object under its key.
+    func register(_ object: StrataObject) {
+        registered[object.key] = object
+        if kind == .main, registered.count > purgeThreshold { purge() }
+    }
+
+    /// Drops objects only the map still holds, so a long-lived main context does not grow without
+    /// bound; objects anyone still holds keep their identity.
+    func purge() {
+        for key in Array(registered.keys) {
+            if var object = registered[key] {
+                registered[key] = nil
+                if !isKnownUniquelyReferenced(&object) { registered[key] = object }
+            }
+        }
+        purgeThreshold = max(4096, registered.count * 2)
+    }
+
+    /// Marks a written object as changed.
+    func markUpdated(_ object: StrataObject) {
+        dirtyWritten[object.key] = object
+        log.updated[object.key] = object
+    }
+
+    /// Whether the transaction has anything to commit.
+    var hasChanges: Bool {
+        !unwritten.isEmpty || !dirtyWritten.isEmpty || !pendingDeletes.isEmpty || !log.isEmpty
+    }
+
+    /// Forgets every change and every object (after a commit, or on rollback).
+    func reset() {
+        for object in registered.values where object.context === self {
+            object.context = nil
+        }
+        registered.removeAll()
+        unwritten.removeAll()
+        dirtyWritten.removeAll()
+        pendingDeletes.removeAll()
+        log = ChangeLog()
+        deferredError = nil
+    }
+}
+
+/// What a transaction changed, by row.
+struct ChangeLog {
+    var inserted: [ObjectKey: StrataObject] = [:]
+    var updated: [ObjectKey: StrataObject] = [:]
+    var deleted: [ObjectKey: String] = [:]
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// What a commit changed, as `Sendable` values the main context applies to its live objects.
+struct CommitSummary: Sendable {
+    /// Inserted rows with their entity names.
+    var inserted: [ObjectKey: String] = [:]
+    /// Updated rows: entity name and every column value, in the entity's column order.
+    var updated: [ObjectKey: (entity: String, values: [SQLValue])] = [:]
+    /// Deleted rows with their entity names.
+    var deleted: [ObjectKey: String] = [:]
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}

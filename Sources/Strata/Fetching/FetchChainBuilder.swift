@@ -1,0 +1,83 @@
+/// A fetch described step by step: `From<Person>().where(\.age > 30).orderBy(.ascending(\.name))`.
+public struct FetchChainBuilder<T: StrataObject>: Sendable {
+    /// The entity and configuration read.
+    public let from: From<T>
+    var conditions: [Where<T>] = []
+    var sortKeys: [OrderBy<T>.SortKey] = []
+    var tweak = Tweak()
+
+    init(from: From<T>) {
+        self.from = from
+    }
+
+    /// Adds a condition; several conditions must all hold.
+    public func `where`(_ clause: Where<T>) -> FetchChainBuilder<T> {
+        var copy = self
+        copy.conditions.append(clause)
+        return copy
+    }
+
+    /// Adds a raw SQL condition with bound arguments.
+    public func `where`(sql: String, _ arguments: any QueryableAttributeType...) -> FetchChainBuilder<T> {
+        self.where(Where(sql: sql, arguments: arguments))
+    }
+
+    /// Appends sort keys.
+    public func orderBy(_ keys: OrderBy<T>.SortKey...) -> FetchChainBuilder<T> {
+        orderBy(OrderBy(keys))
+    }
+
+    /// Appends the keys of an `OrderBy`.
+    public func orderBy(_ orderBy: OrderBy<T>) -> FetchChainBuilder<T> {
+        var copy = self
+        copy.sortKeys += orderBy.sortKeys
+        return copy
+    }
+
+    /// Adjusts limit, offset or pending-change handling.
+    public func tweak(_ adjust: (inout Tweak) -> Void) -> FetchChainBuilder<T> {
+        var copy = self
+        adjust(&copy.tweak)
+        return copy
+    }
+
+    /// Replaces the adjustments.
+    public func tweak(_ tweak: Tweak) -> FetchChainBuilder<T> {
+        var copy = self
+        copy.tweak = tweak
+        return copy
+    }
+}
+
+extension From {
+    /// Starts a fetch chain with a condition.
+    public func `where`(_ clause: Where<T>) -> FetchChainBuilder<T> { FetchChainBuilder(from: self).where(clause) }
+    /// Starts a fetch chain with a raw SQL condition.
+    public func `where`(sql: String, _ arguments: any QueryableAttributeType...) -> FetchChainBuilder<T> {
+        FetchChainBuilder(from: self).where(Where(sql: sql, arguments: arguments))
+    }
+    /// Starts a fetch chain with sort keys.
+    public func orderBy(_ keys: OrderBy<T>.SortKey...) -> FetchChainBuilder<T> { FetchChainBuilder(from: self).orderBy(OrderBy(keys)) }
+    /// Starts a fetch chain with an `OrderBy`.
+    public func orderBy(_ orderBy: OrderBy<T>) -> FetchChainBuilder<T> { FetchChainBuilder(from: self).orderBy(orderBy) }
+    /// Starts a fetch chain with adjustments.
+    public func tweak(_ adjust: (inout Tweak) -> Void) -> FetchChainBuilder<T> { FetchChainBuilder(from: self).tweak(adjust) }
+    /// The fetch of every `T`.
+    var chain: FetchChainBuilder<T> { FetchChainBuilder(from: self) }
+}
+
+/// Anything a fetch can be described by: a `From` alone or a chain built from it.
+public protocol FetchDescription<Entity>: Sendable {
+    /// The entity fetched.
+    associatedtype Entity: StrataObject
+    /// The fetch as a chain.
+    var fetchChain: FetchChainBuilder<Entity> { get }
+}
+
+extension From: FetchDescription {
+    public var fetchChain: FetchChainBuilder<T> { chain }
+}
+
+extension FetchChainBuilder: FetchDescription {
+    public var fetchChain: FetchChainBuilder<T> { self }
+}

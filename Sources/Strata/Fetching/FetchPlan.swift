@@ -1,0 +1,196 @@
+/// A fetch turned into SQL for one entity: the statement, and for each entity that can come
+/// back, where its columns are in the result row.
+struct FetchPlan {
+    let entity: EntityLayout
+    let sql: SQLFragment
+    /// Entity code (nil for single-entity tables) to the layout and column map of rows of that entity.
+    let rowKinds: [Int64?: (layout: EntityLayout, map: [Int32])]
+    let hasEntityColumn: Bool
+
+    /// The SELECT list for fetching objects of `entity` (and its subentities).
+    init(entity: EntityLayout, core: StackCore, where conditions: [SQLFragment], orderBy: [SQLFragment], tweak: Tweak,
+         joins: [SQLFragment]) {
+        self.entity = entity
+        let table = core.layout.tables[entity.tableIndex]
+        hasEntityColumn = table.hasEntityColumn
+        var selected: [String] = [StoreLayout.idColumn]
+        if table.hasEntityColumn { selected.append(StoreLayout.entityColumn) }
+        let subtree = Set(entity.subtree)
+        var kinds: [Int64?: (layout: EntityLayout, map: [Int32])] = [:]
+        for name in entity.subtree {
+            guard let member = core.layout.entity(name) else { continue }
+            var map: [Int32] = []
+            for column in member.columns {
+                if let index = selected.firstIndex(of: column.name) {
+                    map.append(Int32(index))
+                } else {
+                    selected.append(column.name)
+                    map.append(Int32(selected.count - 1))
+                }
+            }
+            kinds[member.entityCode] = (member, map)
+        }
+        rowKinds = kinds
+        var sql = SQLFragment("SELECT " + selected.map { "t." + SQLFragment.quote($0) }.joined(separator: ", ")
+                              + " FROM " + SQLFragment.quote(table.name) + " AS t")
+        for join in joins { sql = sql + " " + join }
+        var filters = conditions
+        if table.hasEntityColumn, subtree.count < table.entities.count {
+            let codes = entity.subtree.compactMap { core.layout.entity($0)?.entityCode }.map(String.init).joined(separator: ", ")
+            filters.insert(SQLFragment("t." + SQLFragment.quote(StoreLayout.entityColumn) + " IN (" + codes + ")"), at: 0)
+        }
+        if !filters.isEmpty { sql = sql + " WHERE " + filters.map(\.parenthesized).joined(separator: " AND ") }
+        if !orderBy.isEmpty { sql = sql + " ORDER BY " + orderBy.joined(separator: ", ") }
+        sql = sql + FetchPlan.limitClause(tweak)
+        self.sql = sql
+    }
+
+    /// `LIMIT ? OFFSET ?`, bound.
+    static func limitClause(_ tweak: Tweak) -> SQLFragment {
+        guard tweak.limit != nil || tweak.offset != nil else { return SQLFragment("") }
+        return " LIMIT " + SQLFragment.value(.integer(Int64(tweak.limit ?? -1)))
+            + " OFFSET " + SQLFragment.value(.integer(Int64(tweak.offset ?? 0)))
+    }
+}
+
+/// Turns property paths and `Where` expressions into SQL over the alias `t` of an entity's table,
+/// adding a LEFT JOIN for each to-one relationship a path crosses.
+struct ExpressionCompiler {
+    let core: StackCore
+    let entity: EntityLayout
+    private(set) var joins: [SQLFragment] = []
+    private var joinAliases: [String: (alias: String, layout: EntityLayout)] = [:]
+
+    init(core: StackCore, entity: EntityLayout) {
+        self.core = core
+        self.entity = entity
+    }
+
+    /// The column expression of a property path, and its attribute.
+    mutating func column(for path: String) throws(StrataError) -> (sql: String, attribute: AttributeDescription?) {
+        let parts = path.split(separator: ".").map(String.init)
+        var layout = entity
+        var alias = "t"
+        for (index, part) in parts.enumerated() {
+            guard let column = layout.column(forProperty: part) else {
+                throw .invalidQuery("'\(layout.name)' has no stored property '\(part)'")
+            }
+            if index == parts.count - 1 {
+                return (alias + "." + SQLFragment.quote(column.name), column.attribute)
+            }
+            guard let relationship = column.relationship, let destination = core.layout.entity(relationship.destination) else {
+                throw .invalidQuery("'\(layout.name).\(part)' is not a to-one relationship, so '\(path)' cannot go through it")
+            }
+            let joinKey = parts[0...index].joined(separator: ".")
+            if let existing = joinAliases[joinKey] {
+                alias = existing.alias
+            } else {
+                let next = "j\(joinAliases.count + 1)"
+                joins.append(SQLFragment("LEFT JOIN " + SQLFragment.quote(destination.table) + " AS " + next + " ON " + next + "."
+                                         + SQLFragment.quote(StoreLayout.idColumn) + " = " + alias + "." + SQLFragment.quote(column.name)))
+                joinAliases[joinKey] = (next, destination)
+                alias = next
+            }
+            layout = destination
+        }
+        throw .invalidQuery("empty property path")
+    }
+
+    /// The SQL of a condition.
+    mutating func compile(_ expression: WhereExpression) throws(StrataError) -> SQLFragment {
+        switch expression {
+        case .constant(let value):
+            return SQLFragment(value ? "1" : "0")
+        case .invalid(let reason):
+            throw .invalidQuery(reason)
+        case .sql(let text, let arguments):
+            return SQLFragment(text, arguments)
+        case .and(let lhs, let rhs):
+            return try compile(lhs).parenthesized + " AND " + compile(rhs).parenthesized
+        case .or(let lhs, let rhs):
+            return try compile(lhs).parenthesized + " OR " + compile(rhs).parenthesized
+        case .not(let operand):
+            return "NOT " + (try compile(operand)).parenthesized
+        case .isNull(let path, let negated):
+            return SQLFragment(try column(for: path).sql + (negated ? " IS NOT NULL" : " IS NULL"))
+        case .compare(let path, let op, let value, let style):
+            let column = try column(for: path).sql
+            if style == .numericText {
+                return SQLFragment("CAST(" + column + " AS REAL) " + op + " CAST(? AS REAL)", [value])
+            }
+            return SQLFragment(column + " " + op + " ?", [value])
+        case .contained(let path, let values, let style):
+            let column = try column(for: path).sql
+            guard !values.isEmpty else { return SQLFragment("0") }
+            let placeholders = Array(repeating: style == .numericText ? "CAST(? AS REAL)" : "?", count: values.count).joined(separator: ", ")
+            let lhs = style == .numericText ? "CAST(" + column + " AS REAL)" : column
+            return SQLFragment(lhs + " IN (" + placeholders + ")", values)
+        case .text(let path, let match, let pattern, let caseInsensitive):
+            return TextMatchSQL.condition(column: try column(for: path).sql, match: match, pattern: pattern, caseInsensitive: caseInsensitive)
+        }
+    }
+
+    /// The SQL of sort keys.
+    mutating func compile(_ keys: [OrderBy<some StrataObject>.SortKey]) throws(StrataError) -> [SQLFragment] {
+        var result: [SQLFragment] = []
+        for key in keys {
+            switch key.path {
+            case .invalid(let invalid):
+                _ = try compile(invalid)
+            case .name(let path):
+                let resolved = try column(for: path)
+                let expression = resolved.attribute?.type == .decimal ? "CAST(" + resolved.sql + " AS REAL)" : resolved.sql
+                result.append(SQLFragment(expression + (key.ascending ? " ASC" : " DESC")))
+            }
+        }
+        return result
+    }
+}
+
+/// Text matching in SQL. Case-insensitive matches compare `strata_fold(...)`, a function every
+/// Strata connection registers that folds case by Unicode rules.
+enum TextMatchSQL {
+    static func condition(column: String, match: WhereExpression.TextMatch, pattern: String, caseInsensitive: Bool) -> SQLFragment {
+        let value = caseInsensitive ? "strata_fold(" + column + ")" : column
+        let argument = caseInsensitive ? "strata_fold(?)" : "?"
+        switch match {
+        case .contains:
+            return SQLFragment("instr(" + value + ", " + argument + ") > 0", [.text(pattern)])
+        case .beginsWith:
+            return SQLFragment("substr(" + value + ", 1, length(" + argument + ")) = " + argument, [.text(pattern), .text(pattern)])
+        case .endsWith:
+            return SQLFragment("(? = '' OR substr(" + value + ", -length(" + argument + ")) = " + argument + ")",
+                               [.text(pattern), .text(pattern), .text(pattern)])
+        case .like:
+            return SQLFragment(value + " GLOB " + argument, [.text(globPattern(fromLike: pattern))])
+        }
+    }
+
+    /// LIKE wildcards (`%`, `_`, `\` escape) as a GLOB pattern, which is case-sensitive.
+    static func globPattern(fromLike pattern: String) -> String {
+        var result = ""
+        var escaping = false
+        for character in pattern {
+            if escaping {
+                result += literal(character)
+                escaping = false
+                continue
+            }
+            switch character {
+            case "\\": escaping = true
+            case "%": result += "*"
+            case "_": result += "?"
+            default: result += literal(character)
+            }
+        }
+        if escaping { result += literal("\\") }
+        return result
+    }
+
+    private static func literal(_ character: Character) -> String {
+        switch character {
+        case "*", "?", "[": return "[" + String(character) + "]"
+        default: return String(character)
+        }
+    }
+}

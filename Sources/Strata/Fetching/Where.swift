@@ -1,0 +1,183 @@
+/// A filter: which objects a fetch, query or delete applies to.
+///
+/// Build it from key paths (`\.age > 30 && \.name != ""`), from text matches
+/// (`.contains(\.name, "an", caseInsensitive: true)`), or from raw SQL with bound arguments
+/// (`Where(sql: "length(\"name\") > ?", 3)`). Key paths may cross one to-one relationship:
+/// `\Dog.master?.name == "John"`.
+public struct Where<T: StrataObject>: Sendable {
+    typealias Expression = WhereExpression
+    typealias TextMatch = WhereExpression.TextMatch
+
+    let expression: Expression
+
+    init(_ expression: Expression) {
+        self.expression = expression
+    }
+
+    /// Every object (`true`) or none (`false`).
+    public init(_ value: Bool) {
+        self.init(.constant(value))
+    }
+
+    /// A raw SQL condition over the entity's table; `?` placeholders take `arguments` in order.
+    /// Column names are the storage keys; quote them with double quotes.
+    public init(sql: String, _ arguments: any QueryableAttributeType...) {
+        self.init(.sql(sql, arguments.map(\.sqlValue)))
+    }
+
+    /// A raw SQL condition with its arguments as an array.
+    public init(sql: String, arguments: [any QueryableAttributeType]) {
+        self.init(.sql(sql, arguments.map(\.sqlValue)))
+    }
+
+    /// The property name of a key path, or the reason it has none.
+    static func path(_ keyPath: AnyKeyPath) -> PropertyPath {
+        if let name = T.propertyName(for: keyPath) { return .name(name) }
+        return .invalid(.invalid("\(keyPath) is not a stored property of '\(T.entityName)'"))
+    }
+
+    static func compare<V: QueryableAttributeType>(_ keyPath: AnyKeyPath, _ op: String, _ value: V) -> Where<T> {
+        switch path(keyPath) {
+        case .name(let name): return Where(.compare(path: name, op: op, value: value.sqlValue, style: V.comparison))
+        case .invalid(let invalid): return Where(invalid)
+        }
+    }
+
+    static func null(_ keyPath: AnyKeyPath, negated: Bool) -> Where<T> {
+        switch path(keyPath) {
+        case .name(let name): return Where(.isNull(path: name, negated: negated))
+        case .invalid(let invalid): return Where(invalid)
+        }
+    }
+
+    static func text(_ keyPath: AnyKeyPath, _ match: TextMatch, _ pattern: String, _ caseInsensitive: Bool) -> Where<T> {
+        switch path(keyPath) {
+        case .name(let name): return Where(.text(path: name, match: match, pattern: pattern, caseInsensitive: caseInsensitive))
+        case .invalid(let invalid): return Where(invalid)
+        }
+    }
+
+    /// Text that contains `substring`.
+    public static func contains(_ keyPath: KeyPath<T, String>, _ substring: String, caseInsensitive: Bool = false) -> Where<T> {
+        text(keyPath, .contains, substring, caseInsensitive)
+    }
+
+    /// Optional text that contains `substring` (nil never matches).
+    public static func contains(_ keyPath: KeyPath<T, String?>, _ substring: String, caseInsensitive: Bool = false) -> Where<T> {
+        text(keyPath, .contains, substring, caseInsensitive)
+    }
+
+    /// Text that starts with `prefix`.
+    public static func beginsWith(_ keyPath: KeyPath<T, String>, _ prefix: String, caseInsensitive: Bool = false) -> Where<T> {
+        text(keyPath, .beginsWith, prefix, caseInsensitive)
+    }
+
+    /// Optional text that starts with `prefix`.
+    public static func beginsWith(_ keyPath: KeyPath<T, String?>, _ prefix: String, caseInsensitive: Bool = false) -> Where<T> {
+        text(keyPath, .beginsWith, prefix, caseInsensitive)
+    }
+
+    /// Text that ends with `suffix`.
+    public static func endsWith(_ keyPath: KeyPath<T, String>, _ suffix: String, caseInsensitive: Bool = false) -> Where<T> {
+        text(keyPath, .endsWith, suffix, caseInsensitive)
+    }
+
+    /// Optional text that ends with `suffix`.
+    public static func endsWith(_ keyPath: KeyPath<T, String?>, _ suffix: String, caseInsensitive: Bool = false) -> Where<T> {
+        text(keyPath, .endsWith, suffix, caseInsensitive)
+    }
+
+    /// Text matching a SQL LIKE pattern: `%` any run of characters, `_` one character, `\` escapes.
+    public static func like(_ keyPath: KeyPath<T, String>, _ pattern: String, caseInsensitive: Bool = false) -> Where<T> {
+        text(keyPath, .like, pattern, caseInsensitive)
+    }
+
+    /// Optional text matching a SQL LIKE pattern.
+    public static func like(_ keyPath: KeyPath<T, String?>, _ pattern: String, caseInsensitive: Bool = false) -> Where<T> {
+        text(keyPath, .like, pattern, caseInsensitive)
+    }
+
+    /// Both conditions.
+    public static func && (lhs: Where<T>, rhs: Where<T>) -> Where<T> { Where(.and(lhs.expression, rhs.expression)) }
+    /// Either condition.
+    public static func || (lhs: Where<T>, rhs: Where<T>) -> Where<T> { Where(.or(lhs.expression, rhs.expression)) }
+    /// The opposite condition.
+    public static prefix func ! (operand: Where<T>) -> Where<T> { Where(.not(operand.expression)) }
+}
+
+// MARK: - Key-path comparisons
+
+/// `\.age == 30`
+public func == <T: StrataObject, V: QueryableAttributeType>(lhs: KeyPath<T, V>, rhs: V) -> Where<T> { .compare(lhs, "=", rhs) }
+/// `\.age != 30`
+public func != <T: StrataObject, V: QueryableAttributeType>(lhs: KeyPath<T, V>, rhs: V) -> Where<T> { .compare(lhs, "<>", rhs) }
+/// `\.age < 30`
+public func < <T: StrataObject, V: QueryableAttributeType>(lhs: KeyPath<T, V>, rhs: V) -> Where<T> { .compare(lhs, "<", rhs) }
+/// `\.age <= 30`
+public func <= <T: StrataObject, V: QueryableAttributeType>(lhs: KeyPath<T, V>, rhs: V) -> Where<T> { .compare(lhs, "<=", rhs) }
+/// `\.age > 30`
+public func > <T: StrataObject, V: QueryableAttributeType>(lhs: KeyPath<T, V>, rhs: V) -> Where<T> { .compare(lhs, ">", rhs) }
+/// `\.age >= 30`
+public func >= <T: StrataObject, V: QueryableAttributeType>(lhs: KeyPath<T, V>, rhs: V) -> Where<T> { .compare(lhs, ">=", rhs) }
+
+/// `\.nickname == "Rex"`, or `\.nickname == nil`.
+public func == <T: StrataObject, V: QueryableAttributeType>(lhs: KeyPath<T, V?>, rhs: V?) -> Where<T> {
+    guard let rhs else { return .null(lhs, negated: false) }
+    return .compare(lhs, "=", rhs)
+}
+
+/// `\.nickname != "Rex"` (nil values do not match), or `\.nickname != nil`.
+public func != <T: StrataObject, V: QueryableAttributeType>(lhs: KeyPath<T, V?>, rhs: V?) -> Where<T> {
+    guard let rhs else { return .null(lhs, negated: true) }
+    return .compare(lhs, "<>", rhs)
+}
+
+/// `\.weight < 3.5` on an optional attribute (nil values do not match).
+public func < <T: StrataObject, V: QueryableAttributeType>(lhs: KeyPath<T, V?>, rhs: V) -> Where<T> { .compare(lhs, "<", rhs) }
+/// `\.weight <= 3.5` on an optional attribute.
+public func <= <T: StrataObject, V: QueryableAttributeType>(lhs: KeyPath<T, V?>, rhs: V) -> Where<T> { .compare(lhs, "<=", rhs) }
+/// `\.weight > 3.5` on an optional attribute.
+public func > <T: StrataObject, V: QueryableAttributeType>(lhs: KeyPath<T, V?>, rhs: V) -> Where<T> { .compare(lhs, ">", rhs) }
+/// `\.weight >= 3.5` on an optional attribute.
+public func >= <T: StrataObject, V: QueryableAttributeType>(lhs: KeyPath<T, V?>, rhs: V) -> Where<T> { .compare(lhs, ">=", rhs) }
+
+/// `\.age ~= [20, 30]`: the value is one of the list.
+public func ~= <T: StrataObject, V: QueryableAttributeType, S: Sequence>(lhs: KeyPath<T, V>, rhs: S) -> Where<T> where S.Element == V {
+    switch Where<T>.path(lhs) {
+    case .name(let name): return Where(.contained(path: name, values: rhs.map(\.sqlValue), style: V.comparison))
+    case .invalid(let invalid): return Where(invalid)
+    }
+}
+
+/// `\.nickname ~= ["Rex", "Fido"]` on an optional attribute (nil values do not match).
+public func ~= <T: StrataObject, V: QueryableAttributeType, S: Sequence>(lhs: KeyPath<T, V?>, rhs: S) -> Where<T> where S.Element == V {
+    switch Where<T>.path(lhs) {
+    case .name(let name): return Where(.contained(path: name, values: rhs.map(\.sqlValue), style: V.comparison))
+    case .invalid(let invalid): return Where(invalid)
+    }
+}
+
+/// The condition tree of a `Where`, independent of its entity type.
+indirect enum WhereExpression: Sendable, Hashable {
+    enum TextMatch: String, Sendable, Hashable {
+        case contains, beginsWith, endsWith, like
+    }
+
+    case constant(Bool)
+    case compare(path: String, op: String, value: SQLValue, style: SQLComparisonStyle)
+    case isNull(path: String, negated: Bool)
+    case contained(path: String, values: [SQLValue], style: SQLComparisonStyle)
+    case text(path: String, match: TextMatch, pattern: String, caseInsensitive: Bool)
+    case and(WhereExpression, WhereExpression)
+    case or(WhereExpression, WhereExpression)
+    case not(WhereExpression)
+    case sql(String, [SQLValue])
+    case invalid(String)
+}
+
+/// A key path resolved to a property path (`name`, `master.name`), or the expression that fails
+/// the fetch explaining why it could not be.
+enum PropertyPath: Sendable {
+    case name(String)
+    case invalid(WhereExpression)
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// A Swift type whose values can be stored in an attribute, compared in a `Where`, and returned by
+/// a query. Each type has exactly one stored form, the same one entity classes write.
+///
+/// | type | stored as |
+/// |---|---|
+/// | Bool, Int, Int8…Int64, UInt8…UInt32 | INTEGER |
+/// | Double, Float | REAL |
+/// | Date | REAL, seconds since 1970-01-01 UTC |
+/// | String, URL (absolute string), Decimal (its exact text) | TEXT |
+/// | Data, UUID (16 bytes) | BLOB |
+///
+/// Enums and other `RawRepresentable` types whose raw value conforms get a conformance by
+/// declaring it: `extension Mood: QueryableAttributeType {}`.
+public protocol QueryableAttributeType: Sendable {
+    /// The stored form.
+    var sqlValue: SQLValue { get }
+    /// Reads the stored form back; nil when it does not fit.
+    init?(sqlValue: SQLValue)
+    /// How SQL must compare stored values of this type (Decimal text compares as a number).
+    static var comparison: SQLComparisonStyle { get }
+}
+
+/// How stored values of a type compare in SQL.
+public enum SQLComparisonStyle: Sendable, Hashable {
+    /// As stored.
+    case direct
+    /// Stored as text, compared as a number.
+    case numericText
+}
+
+extension QueryableAttributeType {
+    public static var comparison: SQLComparisonStyle { .direct }
+}
+
+extension Bool: QueryableAttributeType {
+    public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
+    public init?(sqlValue: SQLValue) {
+        guard case .integer(let value) = sqlValue else { return nil }
+        self = value != 0
+    }
+}
+
+/// Shared by the integer types: stored as INTEGER, read back when it fits.
+public protocol StoredInteger: QueryableAttributeType, FixedWidthInteger {}
+
+extension StoredInteger {
+    public var sqlValue: SQLValue { .integer(Int64(self)) }
+    public init?(sqlValue: SQLValue) {
+        switch sqlValue {
+        case .integer(let value): self.init(exactly: value)
+        case .real(let value): self.init(exactly: value)
+        default: return nil
+        }
+    }
+}
+
+extension Int: StoredInteger {}
+extension Int8: StoredInteger {}
+extension Int16: StoredInteger {}
+extension Int32: StoredInteger {}
+extension Int64: StoredInteger {}
+extension UInt8: StoredInteger {}
+extension UInt16: StoredInteger {}
+extension UInt32: StoredInteger {}
+
+extension Double: QueryableAttributeType {
+    public var sqlValue: SQLValue { .real(self) }
+    public init?(sqlValue: SQLValue) {
+        switch sqlValue {
+        case .real(let value): self = value
+        case .integer(let value): self = Double(value)
+        default: return nil
+        }
+    }
+}
+
+extension Float: QueryableAttributeType {
+    public var sqlValue: SQLValue { .real(Double(self)) }
+    public init?(sqlValue: SQLValue) {
+        guard let value = Double(sqlValue: sqlValue) else { return nil }
+        self = Float(value)
+    }
+}
+
+extension String: QueryableAttributeType {
+    public var sqlValue: SQLValue { .text(self) }
+    public init?(sqlValue: SQLValue) {
+        guard case .text(let value) = sqlValue else { return nil }
+        self = value
+    }
+}
+
+extension Date: QueryableAttributeType {
+    public var sqlValue: SQLValue { .real(timeIntervalSince1970) }
+    public init?(sqlValue: SQLValue) {
+        guard let seconds = Double(sqlValue: sqlValue) else { return nil }
+        self = Date(timeIntervalSince1970: seconds)
+    }
+}
+
+extension Data: QueryableAttributeType {
+    public var sqlValue: SQLValue { .blob(Array(self)) }
+    public init?(sqlValue: SQLValue) {
+        guard case .blob(let bytes) = sqlValue else { return nil }
+        self = Data(bytes)
+    }
+}
+
+extension UUID: QueryableAttributeType {
+    public var sqlValue: SQLValue { .blob(withUnsafeBytes(of: uuid) { Array($0) }) }
+    public init?(sqlValue: SQLValue) {
+        guard case .blob(let bytes) = sqlValue, bytes.count == 16 else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes) }
+        self = UUID(uuid: value)
+    }
+}
+
+extension URL: QueryableAttributeType {
+    public var sqlValue: SQLValue { .text(absoluteString) }
+    public init?(sqlValue: SQLValue) {
+        guard case .text(let text) = sqlValue, let url = URL(string: text) else { return nil }
+        self = url
+    }
+}
+
+extension Decimal: QueryableAttributeType {
+    public var sqlValue: SQLValue { .text(description) }
+    public init?(sqlValue: SQLValue) {
+        switch sqlValue {
+        case .text(let text): self.init(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        case .integer(let value): self = Decimal(value)
+        case .real(let value): self = Decimal(value)
+        default: return nil
+        }
+    }
+    public static var comparison: SQLComparisonStyle { .numericText }
+}
+
+extension RawRepresentable where Self: QueryableAttributeType, RawValue: QueryableAttributeType {
+    public var sqlValue: SQLValue { rawValue.sqlValue }
+    public init?(sqlValue: SQLValue) {
+        guard let raw = RawValue(sqlValue: sqlValue) else { return nil }
+        self.init(rawValue: raw)
+    }
+    public static var comparison: SQLComparisonStyle { RawValue.comparison }
+}

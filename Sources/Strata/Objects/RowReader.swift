@@ -1,0 +1,173 @@
+import Foundation
+
+/// Reads the stored columns of one object, in the order its entity declares them.
+///
+/// Generated `readColumns(_:)` methods call one typed read per column, ancestors first; the reader
+/// maps each to its position in the current row, which comes either straight from SQLite or, when
+/// a commit refreshes the main context, from captured values.
+public struct RowReader {
+    enum Source {
+        case statement(SQLiteRow)
+        case values([SQLValue])
+    }
+
+    let source: Source
+    let map: [Int32]
+    var ordinal = 0
+
+    init(_ source: Source, map: [Int32]) {
+        self.source = source
+        self.map = map
+    }
+
+    @inline(__always)
+    private mutating func next() -> Int32 {
+        defer { ordinal += 1 }
+        return map[ordinal]
+    }
+
+    @inline(__always)
+    private func isNull(_ column: Int32) -> Bool {
+        switch source {
+        case .statement(let row): return row.isNull(column)
+        case .values(let values): return values[Int(column)].isNull
+        }
+    }
+
+    private func value(_ column: Int32) -> SQLValue {
+        switch source {
+        case .statement(let row): return row.value(column)
+        case .values(let values): return values[Int(column)]
+        }
+    }
+
+    @inline(__always)
+    private func integer(_ column: Int32) -> Int64 {
+        switch source {
+        case .statement(let row): return row.int64(column)
+        case .values(let values): return Int64(sqlValue: values[Int(column)]) ?? 0
+        }
+    }
+
+    @inline(__always)
+    private func real(_ column: Int32) -> Double {
+        switch source {
+        case .statement(let row): return row.double(column)
+        case .values(let values): return Double(sqlValue: values[Int(column)]) ?? 0
+        }
+    }
+
+    private func text(_ column: Int32) -> String {
+        switch source {
+        case .statement(let row): return row.string(column)
+        case .values(let values): return String(sqlValue: values[Int(column)]) ?? ""
+        }
+    }
+
+    /// The next column as an integer.
+    public mutating func int64() -> Int64 { integer(next()) }
+    /// The next column as an integer, or nil.
+    public mutating func optionalInt64() -> Int64? { let column = next(); return isNull(column) ? nil : integer(column) }
+    /// The next column as an `Int`.
+    public mutating func int() -> Int { Int(truncatingIfNeeded: int64()) }
+    /// The next column as a `Bool`.
+    public mutating func bool() -> Bool { int64() != 0 }
+    /// The next column as a `Double`.
+    public mutating func double() -> Double { real(next()) }
+    /// The next column as a `Double`, or nil.
+    public mutating func optionalDouble() -> Double? { let column = next(); return isNull(column) ? nil : real(column) }
+    /// The next column as a `String`.
+    public mutating func string() -> String { text(next()) }
+    /// The next column as a `String`, or nil.
+    public mutating func optionalString() -> String? { let column = next(); return isNull(column) ? nil : text(column) }
+    /// The next column as a `Date`.
+    public mutating func date() -> Date { Date(timeIntervalSince1970: real(next())) }
+    /// The next column as a `Date`, or nil.
+    public mutating func optionalDate() -> Date? { optionalDouble().map(Date.init(timeIntervalSince1970:)) }
+
+    /// The next column as any queryable type; `fallback` when it is NULL or does not fit.
+    public mutating func value<T: QueryableAttributeType>(_ type: T.Type = T.self, fallback: T) -> T {
+        T(sqlValue: value(next())) ?? fallback
+    }
+
+    /// The next column as any queryable type, or nil.
+    public mutating func optionalValue<T: QueryableAttributeType>(_ type: T.Type = T.self) -> T? {
+        let column = next()
+        return isNull(column) ? nil : T(sqlValue: value(column))
+    }
+
+    /// The next column decoded as a `Codable` value.
+    public mutating func codable<T: Decodable>(_ type: T.Type = T.self, coder: CodableCoder) -> T? {
+        guard case .blob(let bytes) = value(next()) else { return nil }
+        return coder.decode(T.self, from: bytes)
+    }
+}
+
+/// Writes one column of an object: into a statement parameter, or into a captured value.
+public struct ColumnBinder {
+    enum Target {
+        case statement(SQLiteStatement)
+        case capture
+    }
+
+    let target: Target
+    var index: Int32 = 0
+    var captured: SQLValue = .null
+
+    init(_ target: Target) {
+        self.target = target
+    }
+
+    /// Binds an integer.
+    public mutating func bind(_ value: Int64) {
+        switch target {
+        case .statement(let statement): statement.bind(value, at: index)
+        case .capture: captured = .integer(value)
+        }
+    }
+
+    /// Binds a `Double`.
+    public mutating func bind(_ value: Double) {
+        switch target {
+        case .statement(let statement): statement.bind(value, at: index)
+        case .capture: captured = .real(value)
+        }
+    }
+
+    /// Binds a `String`.
+    public mutating func bind(_ value: String) {
+        switch target {
+        case .statement(let statement): statement.bind(value, at: index)
+        case .capture: captured = .text(value)
+        }
+    }
+
+    /// Binds an `Int`.
+    public mutating func bind(_ value: Int) { bind(Int64(value)) }
+    /// Binds a `Bool` as 0 or 1.
+    public mutating func bind(_ value: Bool) { bind(Int64(value ? 1 : 0)) }
+    /// Binds a `Date` as seconds since 1970.
+    public mutating func bind(_ value: Date) { bind(value.timeIntervalSince1970) }
+
+    /// Binds any queryable value, or NULL.
+    public mutating func bind<T: QueryableAttributeType>(_ value: T?) {
+        guard let value else { return bindNull() }
+        bindValue(value.sqlValue)
+    }
+
+    /// Binds a `Codable` value encoded by `coder`, or NULL.
+    public mutating func bind<T: Encodable>(codable value: T?, coder: CodableCoder) {
+        guard let value else { return bindNull() }
+        bindValue(.blob(coder.encode(value)))
+    }
+
+    /// Binds NULL.
+    public mutating func bindNull() { bindValue(.null) }
+
+    mutating func bindValue(_ value: SQLValue) {
+        switch target {
+        case .statement(let statement): statement.bind(value, at: index)
+        case .capture: captured = value
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// The base class of every generated entity class.
+///
+/// An object belongs to exactly one context: a transaction, the stack's read-only main context,
+/// or a read context. It is deliberately not `Sendable`; what crosses threads and actors is its
+/// ``ObjectID`` or its generated `Snapshot`. Generated subclasses keep their values in ordinary
+/// stored properties and implement ``readColumns(_:)`` and ``bindColumn(_:to:)``; setters call
+/// ``willSet(_:_:)``, which marks one bit of a dirty set.
+open class StrataObject: Hashable, CustomDebugStringConvertible {
+    /// The row id; assigned when the object is created or fetched.
+    final var rowID: Int64 = 0
+    final var key = ObjectKey(storage: -1, table: -1, rowID: 0)
+    final weak var context: ObjectContext?
+    final var layout: EntityLayout?
+    /// Columns changed since the object was last written.
+    final var dirty = ColumnSet()
+    /// Columns given a value since the object was created (required-attribute check).
+    final var assigned = ColumnSet()
+    final var isInserted = false
+    final var isWritten = false
+    /// Whether the object was deleted in its context (or, in the main context, by a commit).
+    public final internal(set) var isDeleted = false
+
+    /// Entity classes are created by transactions (`create(Into<T>())`) and fetches, never directly.
+    public required init() {}
+
+    /// The entity name; generated classes override it.
+    open class var entityName: String {
+        preconditionFailure("Strata: \(self) does not override entityName; entity classes come from the generator")
+    }
+
+    /// The Swift property name for a key path of this class (`\Person.name` → `"name"`,
+    /// `\Dog.master?.name` → `"master.name"`); generated classes override it.
+    open class func propertyName(for keyPath: AnyKeyPath) -> String? { nil }
+
+    /// Reads the stored columns of this class's lineage, ancestors first; generated.
+    open func readColumns(_ reader: inout RowReader) {}
+
+    /// Binds the column at a lineage ordinal; generated.
+    open func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {}
+
+    /// Gives a new object its per-insert initial values (`initial: now | uuid`); generated.
+    open func setInitialValues() {}
+
+    /// The typed ID of this object.
+    public final func objectID<T: StrataObject>(as type: T.Type = T.self) -> ObjectID<T> {
+        ObjectID(key: key, entityName: Swift.type(of: self).entityName)
+    }
+
+    /// Called by generated setters before a stored value changes.
+    ///
+    /// Setting a value outside a transaction is a programming error, and traps with a message
+    /// naming the entity and property: the main and read contexts are read-only, and a deleted
+    /// object cannot change.
+    public final func willSet(_ ordinal: Int, _ property: StaticString) {
+        guard let context, context.isWritable else {
+            let entity = Swift.type(of: self).entityName
+            if self.context == nil, !isInserted {
+                preconditionFailure("Strata: '\(entity).\(property)' was set on an object that belongs to no transaction; "
+                                    + "create objects with transaction.create(Into<\(entity)>()) and change them inside a transaction")
+            }
+            preconditionFailure("Strata: '\(entity).\(property)' was set on an object of a read-only context; "
+                                + "change it inside a transaction: transaction.edit(object)")
+        }
+        if isDeleted {
+            preconditionFailure("Strata: '\(Swift.type(of: self).entityName).\(property)' was set on a deleted object")
+        }
+        assigned.insert(ordinal)
+        if dirty.insert(ordinal), isWritten {
+            context.markUpdated(self)
+        }
+    }
+
+    /// Identity: two references are equal when they are the same object.
+    public static func == (lhs: StrataObject, rhs: StrataObject) -> Bool { lhs === rhs }
+
+    /// Hashes the object's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// `<Person #12 (transaction)>`.
+    open var debugDescription: String {
+        let state = isDeleted ? "deleted" : context.map { $0.kind.rawValue } ?? "detached"
+        return "<\(Swift.type(of: self).entityName) #\(rowID) (\(state))>"
+    }
+}

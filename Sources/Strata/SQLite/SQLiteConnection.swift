@@ -1,0 +1,80 @@
+import CSQLite
+
+/// One SQLite connection with a cache of persistent prepared statements.
+///
+/// A connection is used by one isolation domain at a time (the writer queue, the main actor, or
+/// one read context), so it is deliberately not `Sendable`.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    /// The file path, or ":memory:"-style names for in-memory databases.
+    let path: String
+    private var cache: [String: SQLiteStatement] = [:]
+
+    /// Opens (and, when writable, creates) a database.
+    init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32 = 5_000) throws(StrataError) {
+        var pointer: OpaquePointer?
+        var flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        let code = sqlite3_open_v2(path, &pointer, flags, nil)
+        guard code == SQLITE_OK, let pointer else {
+            let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let pointer { sqlite3_close_v2(pointer) }
+            throw .sqlite(code: code, message: message, sql: nil)
+        }
+        self.handle = pointer
+        self.path = path
+        sqlite3_busy_timeout(pointer, busyTimeoutMilliseconds)
+        sqlite3_extended_result_codes(pointer, 1)
+        SQLiteFunctions.register(on: pointer)
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL without results (may hold several statements); values cannot be bound here, so
+    /// this is for DDL and pragmas built from quoted identifiers only.
+    func execute(_ sql: String) throws(StrataError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &error)
+        guard code == SQLITE_OK else {
+            let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(error)
+            throw .sqlite(code: code, message: message, sql: sql)
+        }
+    }
+
+    /// A statement prepared once per connection and reused: reset and cleared before it is returned.
+    func cachedStatement(_ sql: String) throws(StrataError) -> SQLiteStatement {
+        if let statement = cache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql, persistent: true)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// A new statement.
+    func prepare(_ sql: String, persistent: Bool = false) throws(StrataError) -> SQLiteStatement {
+        var pointer: OpaquePointer?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let code = sqlite3_prepare_v3(handle, sql, -1, flags, &pointer, nil)
+        guard code == SQLITE_OK, let pointer else {
+            throw .sqlite(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        }
+        return SQLiteStatement(handle: pointer, connection: self, sql: sql)
+    }
+
+    /// The error of the last failed call, carrying SQLite's code and message and the SQL.
+    func error(_ code: Int32, sql: String) -> StrataError {
+        .sqlite(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Whether a transaction is open.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+}

@@ -1,0 +1,54 @@
+/// The stored type of an attribute, as the generator emits it.
+public enum AttributeType: String, Sendable, Hashable, CaseIterable {
+    case bool = "Bool", int16 = "Int16", int32 = "Int32", int64 = "Int64", int = "Int"
+    case double = "Double", float = "Float", decimal = "Decimal", string = "String"
+    case date = "Date", data = "Data", uuid = "UUID", url = "URL", codable = "Codable"
+
+    /// The SQLite column type the attribute is stored with.
+    var columnType: String {
+        switch self {
+        case .bool, .int16, .int32, .int64, .int: return "INTEGER"
+        case .double, .float, .date: return "REAL"
+        case .decimal, .string, .url: return "TEXT"
+        case .data, .uuid, .codable: return "BLOB"
+        }
+    }
+}
+
+/// A value computed for each inserted object.
+public enum InitialValue: String, Sendable, Hashable {
+    /// The current date.
+    case now
+    /// A new random UUID.
+    case uuid
+}
+
+/// One stored attribute of an entity.
+public struct AttributeDescription: Sendable, Hashable {
+    /// The Swift name.
+    public let name: String
+    /// The column name.
+    public let storageKey: String
+    /// The stored type.
+    public let type: AttributeType
+    /// Whether nil is allowed.
+    public let isOptional: Bool
+    /// Whether a value must be assigned before saving (non-optional, no default, no initial value).
+    public let isRequired: Bool
+    /// Whether the column is indexed.
+    public let isIndexed: Bool
+    /// Whether values are unique.
+    public let isUnique: Bool
+
+    /// Describes an attribute; `storageKey` defaults to the name.
+    public init(_ name: String, _ type: AttributeType, storageKey: String? = nil, optional: Bool = false,
+                required: Bool = false, indexed: Bool = false, unique: Bool = false) {
+        self.name = name
+        self.storageKey = storageKey ?? name
+        self.type = type
+        self.isOptional = optional
+        self.isRequired = required
+        self.isIndexed = indexed
+        self.isUnique = unique
+    }
+}

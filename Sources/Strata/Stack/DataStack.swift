@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+
+/// The entry point: a model's schema history, the storages that hold its objects, a serial writer
+/// for transactions, and a read-only main context for the app's own fetches.
+///
+/// `DataStack` is `Sendable`: share it freely. Objects are not; pass ``ObjectID``s or snapshots.
+public final class DataStack: Sendable, CustomDebugStringConvertible {
+    /// The model this stack stores.
+    public let schemaHistory: SchemaHistory
+    let core: StackCore
+    let writer: Writer
+    let main: MainContext
+
+    /// A stack for a model; add storages before using it.
+    public init(_ schemaHistory: SchemaHistory) {
+        self.schemaHistory = schemaHistory
+        self.core = StackCore(history: schemaHistory)
+        self.writer = Writer(label: "strata.writer.\(schemaHistory.modelName)")
+        self.main = MainContext(core: core)
+    }
+
+    /// Adds a storage and waits until it is open (created, or checked against the model).
+    @discardableResult
+    public func addStorageAndWait<S: StorageInterface>(_ storage: S) throws(StrataError) -> S {
+        if writer.isOnQueue { throw .synchronousPerformInsideTransaction }
+        let result: Result<Void, StrataError> = writer.queue.sync { Result { () throws(StrataError) in try self.open(storage) } }
+        try result.get()
+        return storage
+    }
+
+    /// Adds a storage without blocking the caller.
+    @discardableResult
+    public func addStorage<S: StorageInterface>(_ storage: S) async throws(StrataError) -> S {
+        let result: Result<Void, StrataError> = await withCheckedContinuation { continuation in
+            writer.queue.async {
+                continuation.resume(returning: Result { () throws(StrataError) in try self.open(storage) })
+            }
+        }
+        try result.get()
+        return storage
+    }
+
+    /// Opens a storage on the writer queue.
+    private func open(_ storage: some StorageInterface) throws(StrataError) {
+        let configuration = storage.configuration ?? "Default"
+        guard let entities = core.entities(ofConfiguration: configuration) else {
+            throw .unknownConfiguration(configuration, available: core.configurationNames)
+        }
+        let path: String
+        let displayName: String
+        let isInMemory: Bool
+        let options: LocalStorageOptions
+        if let file = storage as? SQLiteStore {
+            path = file.fileURL.path
+            displayName = file.fileURL.path
+            isInMemory = false
+            options = file.localStorageOptions
+        } else {
+            path = "file:/strata-memory-\(UUID().uuidString)?vfs=memdb"
+            displayName = "in-memory store"
+            isInMemory = true
+            options = []
+        }
+        _ = try core.add(configuration: configuration, makeHandle: { index in
+            StorageHandle(index: index, configuration: configuration, path: path, displayName: displayName, isInMemory: isInMemory, entities: entities)
+        }, open: { handle throws(StrataError) in
+            let connection = try StoreOpener.open(handle, core: core, options: options)
+            writer.adopt(connection, for: handle.index)
+            return try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
+        })
+    }
+
+    /// `DataStack(PetStore V2: SQLiteStore(/path), InMemoryStore(Cache))`.
+    public var debugDescription: String {
+        let storages = core.storages.map { "\($0.configuration): \($0.displayName)" }.joined(separator: ", ")
+        return "DataStack(\(schemaHistory.modelName) \(schemaHistory.currentVersion.name): \(storages.isEmpty ? "no storage" : storages))"
+    }
+}

@@ -1,0 +1,112 @@
+import Synchronization
+
+/// One storage added to a stack: where its file is and which entities it holds.
+final class StorageHandle: Sendable {
+    let index: Int32
+    let configuration: String
+    /// The path or URI SQLite opens.
+    let path: String
+    /// A name for messages: the file path, or "in-memory store".
+    let displayName: String
+    let isInMemory: Bool
+    let entities: Set<String>
+
+    init(index: Int32, configuration: String, path: String, displayName: String, isInMemory: Bool, entities: Set<String>) {
+        self.index = index
+        self.configuration = configuration
+        self.path = path
+        self.displayName = displayName
+        self.isInMemory = isInMemory
+        self.entities = entities
+    }
+}
+
+/// What every context of one stack shares: the schema, the layout, the storages, and the row-id
+/// counters. All of it is immutable or behind a mutex, so contexts on any thread can use it.
+final class StackCore: Sendable {
+    let history: SchemaHistory
+    let layout: StoreLayout
+    private let storageList = Mutex<[StorageHandle]>([])
+    private let nextRowIDs = Mutex<[TableKey: Int64]>([:])
+
+    struct TableKey: Hashable {
+        let storage: Int32
+        let table: Int32
+    }
+
+    init(history: SchemaHistory) {
+        self.history = history
+        self.layout = StoreLayout(version: history.currentVersion, types: history.entityTypes)
+    }
+
+    /// The storages added so far.
+    var storages: [StorageHandle] { storageList.withLock { $0 } }
+
+    /// The configurations of the current version, `Default` holding every entity.
+    var configurationNames: [String] {
+        ["Default"] + history.currentVersion.configurations.keys.sorted().filter { $0 != "Default" }
+    }
+
+    /// The entities a configuration holds.
+    func entities(ofConfiguration name: String) -> Set<String>? {
+        if name == "Default" {
+            return history.currentVersion.configurations["Default"].map(Set.init) ?? Set(history.currentVersion.entities.map(\.name))
+        }
+        return history.currentVersion.configurations[name].map(Set.init)
+    }
+
+    /// Opens and registers a storage. Storages are only added on the writer queue, one at a time,
+    /// so the index chosen here is still free when the storage is appended.
+    func add(configuration: String, makeHandle: (Int32) -> StorageHandle,
+             open: (StorageHandle) throws(StrataError) -> [Int32: Int64]) throws(StrataError) -> StorageHandle {
+        let index = try storageList.withLock { (list: inout [StorageHandle]) throws(StrataError) -> Int32 in
+            if list.contains(where: { $0.configuration == configuration }) { throw .storageAlreadyAdded(configuration: configuration) }
+            return Int32(list.count)
+        }
+        let handle = makeHandle(index)
+        let ids = try open(handle)
+        storageList.withLock { $0.append(handle) }
+        nextRowIDs.withLock { counters in
+            for (table, next) in ids { counters[TableKey(storage: handle.index, table: table)] = next }
+        }
+        return handle
+    }
+
+    /// The storage that holds `entity`, given an optional configuration name.
+    func storage(for entity: String, configuration: String?) throws(StrataError) -> StorageHandle {
+        let storages = self.storages
+        if let configuration {
+            guard entities(ofConfiguration: configuration) != nil else {
+                throw .unknownConfiguration(configuration, available: configurationNames)
+            }
+            guard let storage = storages.first(where: { $0.configuration == configuration && $0.entities.contains(entity) }) else {
+                throw .noStorage(entity: entity)
+            }
+            return storage
+        }
+        let candidates = storages.filter { $0.entities.contains(entity) }
+        guard let first = candidates.first else { throw .noStorage(entity: entity) }
+        guard candidates.count == 1 else { throw .ambiguousConfiguration(entity: entity, configurations: candidates.map(\.configuration)) }
+        return first
+    }
+
+    /// A fresh row id for a table of a storage.
+    func allocateRowID(storage: Int32, table: Int32) -> Int64 {
+        nextRowIDs.withLock { counters in
+            let key = TableKey(storage: storage, table: table)
+            let id = counters[key, default: 1]
+            counters[key] = id + 1
+            return id
+        }
+    }
+
+    /// The next row id a table would hand out (for persisting the sequence at commit).
+    func nextRowID(storage: Int32, table: Int32) -> Int64 {
+        nextRowIDs.withLock { $0[TableKey(storage: storage, table: table), default: 1] }
+    }
+
+    /// The entity layout of an object's class.
+    func entityLayout(of type: StrataObject.Type) -> EntityLayout? {
+        layout.entity(type.entityName)
+    }
+}

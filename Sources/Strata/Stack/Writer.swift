@@ -1,0 +1,35 @@
+import Dispatch
+
+/// The serial queue every transaction of a stack runs on, and the writer connections it owns.
+///
+/// `@unchecked Sendable` is sound because `connections` is only ever read or written by code
+/// running on `queue` (every entry point below dispatches there first, and `isOnQueue` guards
+/// the synchronous ones), so no two threads touch it at once.
+final class Writer: @unchecked Sendable {
+    let queue: DispatchQueue
+    private static let key = DispatchSpecificKey<UInt>()
+    private let token: UInt
+    private var connections: [Int32: SQLiteConnection] = [:]
+
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+        token = UInt(bitPattern: ObjectIdentifier(queue).hashValue)
+        queue.setSpecific(key: Writer.key, value: token)
+    }
+
+    /// Whether the caller is running on the writer queue (inside a transaction).
+    var isOnQueue: Bool { DispatchQueue.getSpecific(key: Writer.key) == token }
+
+    /// Records a storage's writer connection. Call on the queue.
+    func adopt(_ connection: SQLiteConnection, for storage: Int32) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        connections[storage] = connection
+    }
+
+    /// A storage's writer connection. Call on the queue.
+    func connection(for storage: Int32) throws(StrataError) -> SQLiteConnection {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let connection = connections[storage] else { throw .noStorage(entity: "storage #\(storage)") }
+        return connection
+    }
+}

@@ -1,0 +1,49 @@
+/// The DDL of a store: a table per root entity, indexes, and Strata's own bookkeeping tables.
+enum SchemaSQL {
+    /// Model name, version and lock of the store.
+    static let metadataTable = "strata_metadata"
+    /// The next row id of each table, so ids of deleted rows are never reused.
+    static let sequenceTable = "strata_sequence"
+    /// The layout format, recorded in the metadata.
+    static let layoutFormat = "1"
+
+    /// Every statement that creates an empty store of `layout`.
+    static func create(_ layout: StoreLayout, tables names: Set<String>) -> [String] {
+        var statements = [
+            "CREATE TABLE \(SQLFragment.quote(metadataTable)) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)",
+            "CREATE TABLE \(SQLFragment.quote(sequenceTable)) (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL)",
+        ]
+        for table in layout.tables where names.contains(table.name) {
+            statements += create(table, layout: layout)
+        }
+        return statements
+    }
+
+    private static func create(_ table: TableLayout, layout: StoreLayout) -> [String] {
+        let quotedTable = SQLFragment.quote(table.name)
+        var columns = [SQLFragment.quote(StoreLayout.idColumn) + " INTEGER PRIMARY KEY NOT NULL"]
+        if table.hasEntityColumn { columns.append(SQLFragment.quote(StoreLayout.entityColumn) + " INTEGER NOT NULL") }
+        for column in table.columns {
+            let required = column.owner == table.root.name && column.attribute.map { !$0.isOptional } == true
+            columns.append(SQLFragment.quote(column.name) + " " + column.sqlType + (required ? " NOT NULL" : ""))
+        }
+        var statements = ["CREATE TABLE \(quotedTable) (" + columns.joined(separator: ", ") + ")"]
+        func index(_ keys: [String], unique: Bool) {
+            let name = "strata_" + (unique ? "unique_" : "index_") + table.name + "_" + keys.joined(separator: "_")
+            statements.append("CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + SQLFragment.quote(name) + " ON " + quotedTable
+                              + " (" + keys.map(SQLFragment.quote).joined(separator: ", ") + ")")
+        }
+        if table.hasEntityColumn { index([StoreLayout.entityColumn], unique: false) }
+        for column in table.columns {
+            if let attribute = column.attribute {
+                if attribute.isUnique { index([column.name], unique: true) } else if attribute.isIndexed { index([column.name], unique: false) }
+            } else {
+                index([column.name], unique: false)
+            }
+        }
+        for name in table.entities {
+            for group in layout.entity(name)?.description.uniqueness ?? [] { index(group, unique: true) }
+        }
+        return statements
+    }
+}

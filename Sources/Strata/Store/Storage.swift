@@ -1,0 +1,71 @@
+import Foundation
+
+/// Options for local storages.
+public struct LocalStorageOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// When the file holds another model or an unknown version, delete it and start empty.
+    public static let recreateStoreOnModelMismatch = LocalStorageOptions(rawValue: 1 << 0)
+    /// Allow migrations to run inside `addStorageAndWait` (migrations come with a later release).
+    public static let allowSynchronousLightweightMigration = LocalStorageOptions(rawValue: 1 << 1)
+}
+
+/// A place a stack keeps objects: a SQLite file or memory.
+public protocol StorageInterface: Sendable, CustomStringConvertible {
+    /// The configuration whose entities it holds; nil means `Default`.
+    var configuration: String? { get }
+}
+
+/// A SQLite file in WAL mode.
+public struct SQLiteStore: StorageInterface {
+    /// The database file.
+    public let fileURL: URL
+    /// The configuration whose entities it holds; nil means `Default`.
+    public let configuration: String?
+    /// How to treat a mismatching file.
+    public let localStorageOptions: LocalStorageOptions
+
+    /// A store at an explicit file URL.
+    public init(fileURL: URL, configuration: String? = nil, localStorageOptions: LocalStorageOptions = []) {
+        self.fileURL = fileURL
+        self.configuration = configuration
+        self.localStorageOptions = localStorageOptions
+    }
+
+    /// A store named `fileName` in the app's default folder: Application Support on Apple
+    /// platforms, `$XDG_DATA_HOME` (or `~/.local/share`) on Linux, then a folder named after the
+    /// bundle identifier or process.
+    public init(fileName: String, configuration: String? = nil, localStorageOptions: LocalStorageOptions = []) {
+        self.init(fileURL: SQLiteStore.defaultDirectory.appendingPathComponent(fileName), configuration: configuration,
+                  localStorageOptions: localStorageOptions)
+    }
+
+    /// Where `SQLiteStore(fileName:)` puts files.
+    public static var defaultDirectory: URL {
+        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? URL(fileURLWithPath: NSTemporaryDirectory())
+        let folder = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        return base.appendingPathComponent(folder, isDirectory: true)
+    }
+
+    /// `SQLiteStore(<path>)`.
+    public var description: String { "SQLiteStore(\(fileURL.path))" }
+}
+
+/// A store in memory: gone when the stack goes.
+public struct InMemoryStore: StorageInterface {
+    /// The configuration whose entities it holds; nil means `Default`.
+    public let configuration: String?
+
+    /// A new, empty in-memory store.
+    public init(configuration: String? = nil) {
+        self.configuration = configuration
+    }
+
+    /// `InMemoryStore`.
+    public var description: String { "InMemoryStore" + (configuration.map { "(\($0))" } ?? "") }
+}

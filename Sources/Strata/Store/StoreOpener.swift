@@ -1,0 +1,119 @@
+import Foundation
+
+/// Opens a storage's writer connection and checks the file: a new file gets the schema, an
+/// existing one must be a Strata store of this model at the current version.
+enum StoreOpener {
+    /// The writer connection of a storage, ready to use.
+    static func open(_ handle: StorageHandle, core: StackCore, options: LocalStorageOptions) throws(StrataError) -> SQLiteConnection {
+        if !handle.isInMemory {
+            let folder = URL(fileURLWithPath: handle.path).deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw .fileSystem(path: folder.path, message: "cannot create the folder: \(error.localizedDescription)")
+            }
+        }
+        do {
+            return try openChecked(handle, core: core)
+        } catch {
+            let mismatch: Bool
+            switch error {
+            case .differentModel, .unknownStoreVersion, .notAStore: mismatch = true
+            default: mismatch = false
+            }
+            guard mismatch, options.contains(.recreateStoreOnModelMismatch), !handle.isInMemory else { throw error }
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: handle.path + suffix) }
+            return try openChecked(handle, core: core)
+        }
+    }
+
+    private static func openChecked(_ handle: StorageHandle, core: StackCore) throws(StrataError) -> SQLiteConnection {
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: handle.path, readOnly: false)
+            try connection.execute("PRAGMA schema_version")
+        } catch {
+            throw notAStore(error, file: handle.displayName)
+        }
+        if !handle.isInMemory {
+            try connection.execute("PRAGMA journal_mode = WAL")
+            try connection.execute("PRAGMA synchronous = NORMAL")
+        }
+        let tables = Set(try rows(connection, "SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { String(sqlValue: $0[0]) })
+        let version = core.history.currentVersion
+        if tables.isEmpty {
+            try createSchema(connection, handle: handle, core: core)
+            return connection
+        }
+        guard tables.contains(SchemaSQL.metadataTable) else {
+            throw .notAStore(file: handle.displayName, reason: "it is a SQLite database, but not one Strata created")
+        }
+        var metadata: [String: String] = [:]
+        for row in try rows(connection, "SELECT key, value FROM " + SQLFragment.quote(SchemaSQL.metadataTable)) {
+            if let key = String(sqlValue: row[0]), let value = String(sqlValue: row[1]) { metadata[key] = value }
+        }
+        let storeModel = metadata["model"] ?? ""
+        guard storeModel == core.history.modelName else {
+            throw .differentModel(file: handle.displayName, storeModel: storeModel, expectedModel: core.history.modelName)
+        }
+        if metadata["lock"] == version.versionLock.description { return connection }
+        if let older = core.history.versions.first(where: { $0.versionLock.description == metadata["lock"] }) {
+            throw .migrationRequired(file: handle.displayName, storeVersion: older.name, currentVersion: version.name)
+        }
+        throw .unknownStoreVersion(file: handle.displayName, model: storeModel, storeVersion: metadata["version"] ?? "?")
+    }
+
+    private static func notAStore(_ error: StrataError, file: String) -> StrataError {
+        if case .sqlite(let code, let message, _) = error, code & 0xFF == 26 || code & 0xFF == 11 {
+            return .notAStore(file: file, reason: "the file is not a SQLite database (\(message))")
+        }
+        return error
+    }
+
+    private static func createSchema(_ connection: SQLiteConnection, handle: StorageHandle, core: StackCore) throws(StrataError) {
+        let tables = Set(core.layout.tables.filter { table in table.entities.contains(where: handle.entities.contains) }.map(\.name))
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            for statement in SchemaSQL.create(core.layout, tables: tables) { try connection.execute(statement) }
+            let version = core.history.currentVersion
+            let insert = try connection.prepare("INSERT INTO " + SQLFragment.quote(SchemaSQL.metadataTable) + " (key, value) VALUES (?, ?)")
+            for (key, value) in [("model", core.history.modelName), ("version", version.name), ("lock", version.versionLock.description),
+                                 ("layout", SchemaSQL.layoutFormat), ("configuration", handle.configuration)] {
+                insert.reset()
+                insert.bind([.text(key), .text(value)])
+                try insert.step()
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The next row id of each table of the storage: past both the largest id and the recorded sequence.
+    static func nextRowIDs(_ connection: SQLiteConnection, handle: StorageHandle, core: StackCore) throws(StrataError) -> [Int32: Int64] {
+        var sequences: [String: Int64] = [:]
+        for row in try rows(connection, "SELECT name, value FROM " + SQLFragment.quote(SchemaSQL.sequenceTable)) {
+            if let name = String(sqlValue: row[0]), let value = Int64(sqlValue: row[1]) { sequences[name] = value }
+        }
+        var result: [Int32: Int64] = [:]
+        for (index, table) in core.layout.tables.enumerated() where table.entities.contains(where: handle.entities.contains) {
+            let maximum = try rows(connection, "SELECT max(" + SQLFragment.quote(StoreLayout.idColumn) + ") FROM " + SQLFragment.quote(table.name))
+                .first.flatMap { Int64(sqlValue: $0[0]) } ?? 0
+            result[Int32(index)] = max(maximum + 1, sequences[table.name] ?? 1)
+        }
+        return result
+    }
+
+    /// Every row of a query, as values.
+    static func rows(_ connection: SQLiteConnection, _ sql: String, _ arguments: [SQLValue] = []) throws(StrataError) -> [[SQLValue]] {
+        let statement = try connection.prepare(sql)
+        statement.bind(arguments)
+        var result: [[SQLValue]] = []
+        let columns = statement.columnCount
+        while try statement.step() {
+            result.append((0..<columns).map { statement.row.value($0) })
+        }
+        return result
+    }
+}

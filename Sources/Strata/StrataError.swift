@@ -1,0 +1,83 @@
+/// Every error the runtime throws. Each case carries what you need to act on it: the file, the
+/// versions, the entity and property, or SQLite's own code, message and SQL.
+public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// SQLite refused something: its (extended) result code, its message, and the SQL if any.
+    case sqlite(code: Int32, message: String, sql: String?)
+    /// The file exists but is not a SQLite database (or is not readable as one).
+    case notAStore(file: String, reason: String)
+    /// The store was written for another model.
+    case differentModel(file: String, storeModel: String, expectedModel: String)
+    /// The store is at an older (or other) version of this model and must be migrated first.
+    case migrationRequired(file: String, storeVersion: String, currentVersion: String)
+    /// The store's locks match no version of this model's history.
+    case unknownStoreVersion(file: String, model: String, storeVersion: String)
+    /// A configuration name the model does not define.
+    case unknownConfiguration(String, available: [String])
+    /// An entity lives in several added storages and the clause did not say which.
+    case ambiguousConfiguration(entity: String, configurations: [String])
+    /// No storage added to the stack holds this entity.
+    case noStorage(entity: String)
+    /// A storage for this configuration was already added.
+    case storageAlreadyAdded(configuration: String)
+    /// Deleting an object was refused by a `deny` rule: it still has `count` related objects.
+    case deleteDenied(entity: String, relationship: String, count: Int)
+    /// A required attribute was never given a value.
+    case missingValue(entity: String, attribute: String)
+    /// Saving would break a `unique` attribute or uniqueness group.
+    case uniquenessViolation(entity: String, attributes: [String])
+    /// A to-many relationship holds fewer or more objects than its `min` / `max`.
+    case relationshipCount(entity: String, relationship: String, count: Int, minimum: Int?, maximum: Int?)
+    /// A clause that cannot be turned into SQL, with the reason.
+    case invalidQuery(String)
+    /// `perform(synchronous:)` was called from inside a transaction, which would deadlock.
+    case synchronousPerformInsideTransaction
+    /// The transaction was already committed or cancelled.
+    case transactionFinished
+    /// The transaction was cancelled by `try transaction.cancel()`.
+    case userCancelled
+    /// A file-system operation failed.
+    case fileSystem(path: String, message: String)
+
+    /// One sentence saying what happened and what to do.
+    public var description: String {
+        switch self {
+        case .sqlite(let code, let message, let sql):
+            return "SQLite error \(code): \(message)" + (sql.map { " (in: \($0))" } ?? "")
+        case .notAStore(let file, let reason):
+            return "'\(file)' is not a Strata store: \(reason)"
+        case .differentModel(let file, let storeModel, let expectedModel):
+            return "'\(file)' holds a store of model '\(storeModel)', not '\(expectedModel)'"
+        case .migrationRequired(let file, let storeVersion, let currentVersion):
+            return "'\(file)' is at version '\(storeVersion)' and must be migrated to '\(currentVersion)' before it can be opened"
+        case .unknownStoreVersion(let file, let model, let storeVersion):
+            return "'\(file)' says it is version '\(storeVersion)' of '\(model)', but its locks match no version of this model's history"
+        case .unknownConfiguration(let name, let available):
+            return "the model has no configuration '\(name)'; it has \(available.joined(separator: ", "))"
+        case .ambiguousConfiguration(let entity, let configurations):
+            return "'\(entity)' is stored in configurations \(configurations.joined(separator: ", ")); name one, as in Into<\(entity)>(\"\(configurations[0])\")"
+        case .noStorage(let entity):
+            return "no storage added to the stack holds '\(entity)'; add one with addStorage first"
+        case .storageAlreadyAdded(let configuration):
+            return "a storage for configuration '\(configuration)' was already added"
+        case .deleteDenied(let entity, let relationship, let count):
+            return "cannot delete a '\(entity)': its relationship '\(relationship)' denies deletion while it has related objects (\(count))"
+        case .missingValue(let entity, let attribute):
+            return "'\(entity).\(attribute)' is required but was never given a value"
+        case .uniquenessViolation(let entity, let attributes):
+            return "saving would give two '\(entity)' objects the same \(attributes.joined(separator: ", "))"
+        case .relationshipCount(let entity, let relationship, let count, let minimum, let maximum):
+            let bounds = [minimum.map { "at least \($0)" }, maximum.map { "at most \($0)" }].compactMap { $0 }.joined(separator: " and ")
+            return "'\(entity).\(relationship)' holds \(count) objects but must hold \(bounds)"
+        case .invalidQuery(let reason):
+            return "invalid query: \(reason)"
+        case .synchronousPerformInsideTransaction:
+            return "perform(synchronous:) was called from inside a transaction; that would wait for itself forever"
+        case .transactionFinished:
+            return "the transaction was already committed or cancelled"
+        case .userCancelled:
+            return "the transaction was cancelled"
+        case .fileSystem(let path, let message):
+            return "'\(path)': \(message)"
+        }
+    }
+}

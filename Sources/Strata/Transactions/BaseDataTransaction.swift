@@ -1,0 +1,132 @@
+/// What every transaction can do: create, edit, delete and fetch objects, seeing its own changes.
+///
+/// Transactions are not `Sendable`: use one only inside the closure (or, for an unsafe
+/// transaction, on the thread) it was given to.
+public class BaseDataTransaction {
+    let context: ObjectContext
+    var isFinished = false
+
+    init(context: ObjectContext) {
+        self.context = context
+    }
+
+    /// Whether anything was created, changed or deleted and not yet committed.
+    public var hasChanges: Bool { context.hasChanges }
+
+    /// Creates an object; it is stored when the transaction commits.
+    public func create<T: StrataObject>(_ into: Into<T>) -> T {
+        context.create(T.self, configuration: into.configuration)
+    }
+
+    /// This transaction's instance of an object from any context, to change it; nil when it was deleted.
+    public func edit<T: StrataObject>(_ object: T?) -> T? {
+        guard let object else { return nil }
+        return fetchExisting(object)
+    }
+
+    /// This transaction's instance of the object with an ID, to change it; nil when it is gone.
+    public func edit<T: StrataObject>(_ objectID: ObjectID<T>) -> T? {
+        fetchExisting(objectID)
+    }
+
+    /// Deletes objects (from any context: this transaction's instances are deleted).
+    public func delete(_ objects: StrataObject?...) {
+        delete(objects.compactMap { $0 })
+    }
+
+    /// Deletes every object of a sequence.
+    public func delete<S: Sequence>(_ objects: S) where S.Element: StrataObject {
+        for object in objects {
+            if let mine = fetchExisting(object) { context.delete(mine) }
+        }
+    }
+
+    /// Deletes every object a fetch finds; returns how many.
+    @discardableResult
+    public func deleteAll<F: FetchDescription>(_ fetch: F) throws(StrataError) -> Int {
+        let objects = try context.fetch(fetch.fetchChain)
+        for object in objects { context.delete(object) }
+        return objects.count
+    }
+
+    /// This transaction's instance of an object from any context; nil when it no longer exists.
+    public func fetchExisting<T: StrataObject>(_ object: T) -> T? {
+        if object.context === context { return object.isDeleted ? nil : object }
+        guard let found = try? context.existingObject(object.key, entityName: type(of: object).entityName) else { return nil }
+        return found as? T
+    }
+
+    /// This transaction's instance of the object with an ID; nil when it no longer exists.
+    public func fetchExisting<T: StrataObject>(_ objectID: ObjectID<T>) -> T? {
+        (try? context.existingObject(objectID.key, entityName: objectID.entityName)) as? T
+    }
+
+    /// This transaction's instances of several objects, skipping those that no longer exist.
+    public func fetchExisting<T: StrataObject, S: Sequence>(_ objects: S) -> [T] where S.Element == T {
+        objects.compactMap { fetchExisting($0) }
+    }
+
+    /// This transaction's instances for several IDs, skipping those that no longer exist.
+    public func fetchExisting<T: StrataObject, S: Sequence>(_ objectIDs: S) -> [T] where S.Element == ObjectID<T> {
+        objectIDs.compactMap { fetchExisting($0) }
+    }
+
+    /// Objects created in this transaction and not yet committed.
+    public func insertedObjects() -> [StrataObject] {
+        context.log.inserted.values.sorted { $0.rowID < $1.rowID }
+    }
+
+    /// Objects changed in this transaction and not yet committed.
+    public func updatedObjects() -> [StrataObject] {
+        context.log.updated.values.sorted { $0.rowID < $1.rowID }
+    }
+
+    /// IDs of objects deleted in this transaction and not yet committed.
+    public func deletedObjectIDs<T: StrataObject>(_ type: T.Type = StrataObject.self) -> [ObjectID<T>] {
+        context.log.deleted.map { ObjectID<T>(key: $0.key, entityName: $0.value) }.sorted { $0.rowID < $1.rowID }
+    }
+
+    // MARK: Fetching
+
+    /// Every object a fetch finds, including this transaction's own changes.
+    public func fetchAll<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [F.Entity] {
+        try context.fetch(fetch.fetchChain)
+    }
+
+    /// The first object a fetch finds.
+    public func fetchOne<F: FetchDescription>(_ fetch: F) throws(StrataError) -> F.Entity? {
+        try context.fetch(fetch.fetchChain.tweak { $0.limit = 1 }).first
+    }
+
+    /// How many objects a fetch finds.
+    public func fetchCount<F: FetchDescription>(_ fetch: F) throws(StrataError) -> Int {
+        try context.count(fetch.fetchChain)
+    }
+
+    /// The IDs of every object a fetch finds.
+    public func fetchObjectIDs<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [ObjectID<F.Entity>] {
+        try context.fetchIDs(fetch.fetchChain)
+    }
+
+    /// The ID of the first object a fetch finds.
+    public func fetchObjectID<F: FetchDescription>(_ fetch: F) throws(StrataError) -> ObjectID<F.Entity>? {
+        try context.fetchIDs(fetch.fetchChain.tweak { $0.limit = 1 }).first
+    }
+}
+
+/// The transaction of `perform(asynchronous:)` and `async perform`: it commits when its closure
+/// returns and rolls back when the closure throws.
+public final class AsynchronousDataTransaction: BaseDataTransaction {
+    /// Rolls everything back and ends the transaction with ``StrataError/userCancelled``.
+    public func cancel() throws(StrataError) -> Never {
+        throw .userCancelled
+    }
+}
+
+/// The transaction of `perform(synchronous:)`: like the asynchronous one, but the caller waits.
+public final class SynchronousDataTransaction: BaseDataTransaction {
+    /// Rolls everything back and ends the transaction with ``StrataError/userCancelled``.
+    public func cancel() throws(StrataError) -> Never {
+        throw .userCancelled
+    }
+}

@@ -1,0 +1,44 @@
+/// Fetching from the main context: the objects are live, read-only, and updated by every commit.
+extension DataStack {
+    /// Every object a fetch finds.
+    @MainActor
+    public func fetchAll<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [F.Entity] {
+        try main.context.fetch(fetch.fetchChain)
+    }
+
+    /// The first object a fetch finds.
+    @MainActor
+    public func fetchOne<F: FetchDescription>(_ fetch: F) throws(StrataError) -> F.Entity? {
+        try main.context.fetch(fetch.fetchChain.tweak { $0.limit = 1 }).first
+    }
+
+    /// How many objects a fetch finds.
+    @MainActor
+    public func fetchCount<F: FetchDescription>(_ fetch: F) throws(StrataError) -> Int {
+        try main.context.count(fetch.fetchChain)
+    }
+
+    /// The IDs of every object a fetch finds.
+    @MainActor
+    public func fetchObjectIDs<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [ObjectID<F.Entity>] {
+        try main.context.fetchIDs(fetch.fetchChain)
+    }
+
+    /// The ID of the first object a fetch finds.
+    @MainActor
+    public func fetchObjectID<F: FetchDescription>(_ fetch: F) throws(StrataError) -> ObjectID<F.Entity>? {
+        try main.context.fetchIDs(fetch.fetchChain.tweak { $0.limit = 1 }).first
+    }
+
+    /// The main context's instance of the object with an ID; nil when it no longer exists.
+    @MainActor
+    public func fetchExisting<T: StrataObject>(_ objectID: ObjectID<T>) -> T? {
+        (try? main.context.existingObject(objectID.key, entityName: objectID.entityName)) as? T
+    }
+
+    /// The main context's instance of an object from any context; nil when it no longer exists.
+    @MainActor
+    public func fetchExisting<T: StrataObject>(_ object: T) -> T? {
+        (try? main.context.existingObject(object.key, entityName: type(of: object).entityName)) as? T
+    }
+}

@@ -1,0 +1,156 @@
+import Dispatch
+import Foundation
+
+extension DataStack {
+    /// A transaction context on the writer queue.
+    func writerContext() -> ObjectContext {
+        ObjectContext(core: core, kind: .transaction, openConnection: { [writer] handle throws(StrataError) in
+            try writer.connection(for: handle.index)
+        }, openReader: { handle throws(StrataError) in
+            try SQLiteConnection(path: handle.path, readOnly: true)
+        })
+    }
+
+    /// Runs a transaction body on the writer queue: commit on return, roll back on throw.
+    func runTransaction<T, Transaction: BaseDataTransaction>(_ make: (ObjectContext) -> Transaction,
+                                                            _ body: (Transaction) throws -> T) -> Result<(T, CommitSummary), StrataError> {
+        dispatchPrecondition(condition: .onQueue(writer.queue))
+        let context = writerContext()
+        let transaction = make(context)
+        defer {
+            transaction.isFinished = true
+            context.reset()
+        }
+        do {
+            let value = try body(transaction)
+            let summary = try context.commit()
+            return .success((value, summary))
+        } catch let error as StrataError {
+            context.rollback()
+            return .failure(error)
+        } catch {
+            context.rollback()
+            return .failure(.sqlite(code: -1, message: "the transaction threw \(error)", sql: nil))
+        }
+    }
+
+    /// Brings the main context up to date, then runs `then`, on the main actor in commit order.
+    func deliver(_ summary: CommitSummary, then: @escaping @MainActor @Sendable () -> Void) {
+        let main = self.main
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                main.apply(summary)
+                then()
+            }
+        }
+    }
+
+    /// Shows a commit to the main context: at once on the main thread, otherwise as soon as the
+    /// main actor runs.
+    func publish(_ summary: CommitSummary) {
+        if Thread.isMainThread {
+            let main = self.main
+            MainActor.assumeIsolated { main.apply(summary) }
+        } else {
+            deliver(summary) {}
+        }
+    }
+
+    /// Runs a transaction in the background; the completion gets its result on the main actor,
+    /// after the main context has seen the commit.
+    public func perform<T: Sendable>(asynchronous task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T,
+                                     completion: @escaping @MainActor @Sendable (Result<T, StrataError>) -> Void) {
+        writer.queue.async {
+            switch self.runTransaction(AsynchronousDataTransaction.init, task) {
+            case .success(let (value, summary)):
+                self.deliver(summary) { completion(.success(value)) }
+            case .failure(let error):
+                DispatchQueue.main.async { MainActor.assumeIsolated { completion(.failure(error)) } }
+            }
+        }
+    }
+
+    /// Runs a transaction in the background with separate success and failure handlers.
+    public func perform<T: Sendable>(asynchronous task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T,
+                                     success: @escaping @MainActor @Sendable (T) -> Void,
+                                     failure: @escaping @MainActor @Sendable (StrataError) -> Void) {
+        perform(asynchronous: task) { result in
+            switch result {
+            case .success(let value): success(value)
+            case .failure(let error): failure(error)
+            }
+        }
+    }
+
+    /// Runs a transaction in the background and returns its result once committed and once the
+    /// main context has seen the commit.
+    public func perform<T: Sendable>(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws(StrataError) -> T {
+        let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
+            writer.queue.async {
+                switch self.runTransaction(AsynchronousDataTransaction.init, task) {
+                case .success(let (value, summary)):
+                    self.deliver(summary) { continuation.resume(returning: .success(value)) }
+                case .failure(let error):
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Runs a transaction and waits for it. Called on the main thread, the main context is up to
+    /// date when this returns; from another thread, the main context catches up asynchronously.
+    /// Calling it from inside a transaction throws ``StrataError/synchronousPerformInsideTransaction``.
+    public func perform<T>(synchronous task: (SynchronousDataTransaction) throws -> T) throws(StrataError) -> T {
+        if writer.isOnQueue { throw .synchronousPerformInsideTransaction }
+        let result = withoutActuallyEscaping(task) { task in
+            UncheckedBox(writer.queue.sync { UncheckedBox(self.runTransaction(SynchronousDataTransaction.init, task)) }.value)
+        }.value
+        switch result {
+        case .success(let (value, summary)):
+            publish(summary)
+            return value
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// A transaction you commit yourself, as often as you like, on the thread you use it from.
+    /// It writes through its own connection, so it waits for other writers at commit.
+    public func beginUnsafe() -> UnsafeDataTransaction {
+        let context = ObjectContext(core: core, kind: .transaction, openConnection: { handle throws(StrataError) in
+            try SQLiteConnection(path: handle.path, readOnly: false)
+        }, openReader: { handle throws(StrataError) in
+            try SQLiteConnection(path: handle.path, readOnly: true)
+        })
+        return UnsafeDataTransaction(context: context, stack: self)
+    }
+}
+
+/// Carries a value across a synchronous hop to the writer queue and back. The caller is blocked
+/// for the whole hop, so the value is never used by two threads at once.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A transaction that lives until you drop it, committing as often as you call ``commit()``.
+public final class UnsafeDataTransaction: BaseDataTransaction {
+    private let stack: DataStack
+
+    init(context: ObjectContext, stack: DataStack) {
+        self.stack = stack
+        super.init(context: context)
+    }
+
+    /// Writes every change in one SQLite transaction per storage. On failure everything since the
+    /// last commit is rolled back and the error thrown.
+    public func commit() throws(StrataError) {
+        stack.publish(try context.commit())
+    }
+
+    /// Forgets every change since the last commit.
+    public func rollback() {
+        context.rollback()
+    }
+}
