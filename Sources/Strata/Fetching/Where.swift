@@ -33,7 +33,7 @@ public struct Where<T: StrataObject>: Sendable {
     /// The property name of a key path, or the reason it has none.
     static func path(_ keyPath: AnyKeyPath) -> PropertyPath {
         if let name = T.propertyName(for: keyPath) { return .name(name) }
-        return .invalid(.invalid("\(keyPath) is not a stored property of '\(T.entityName)'"))
+        return .invalid(.invalid("\(type(of: keyPath)) does not name a stored property of '\(T.entityName)'"))
     }
 
     static func compare<V: QueryableAttributeType>(_ keyPath: AnyKeyPath, _ op: String, _ value: V) -> Where<T> {

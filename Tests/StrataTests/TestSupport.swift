@@ -1,0 +1,28 @@
+import Foundation
+@testable import Strata
+
+/// A stack over a fresh in-memory store.
+func makeStack() throws -> DataStack {
+    let stack = DataStack(Zoo.schemaHistory)
+    try stack.addStorageAndWait(InMemoryStore())
+    return stack
+}
+
+/// A path in a fresh temporary folder.
+func temporaryStoreURL(_ name: String = "Zoo.sqlite") -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-runtime-\(UUID().uuidString)")
+    return folder.appendingPathComponent(name)
+}
+
+/// Creates people named after `names`, aged by position (10, 20, ...).
+@discardableResult
+func addPeople(_ names: [String], to stack: DataStack) async throws -> [ObjectID<Person>] {
+    try await stack.perform { transaction in
+        names.enumerated().map { offset, name in
+            let person = transaction.create(Into<Person>())
+            person.name = name
+            person.age = Int16((offset + 1) * 10)
+            return person.objectID(as: Person.self)
+        }
+    }
+}
