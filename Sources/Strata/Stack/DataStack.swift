@@ -57,7 +57,7 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
             isInMemory = false
             options = file.localStorageOptions
         } else {
-            path = "file:/strata-memory-\(UUID().uuidString)?vfs=memdb"
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("strata-memory-\(UUID().uuidString).sqlite").path
             displayName = "in-memory store"
             isInMemory = true
             options = []

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// One storage added to a stack: where its file is and which entities it holds.
@@ -10,6 +11,13 @@ final class StorageHandle: Sendable {
     let displayName: String
     let isInMemory: Bool
     let entities: Set<String>
+
+    /// An in-memory store is a private temporary database in WAL mode (so the main context and
+    /// read contexts can read while a transaction writes); its files go with the stack.
+    deinit {
+        guard isInMemory else { return }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
 
     init(index: Int32, configuration: String, path: String, displayName: String, isInMemory: Bool, entities: Set<String>) {
         self.index = index

@@ -56,7 +56,8 @@ public struct SQLiteStore: StorageInterface {
     public var description: String { "SQLiteStore(\(fileURL.path))" }
 }
 
-/// A store in memory: gone when the stack goes.
+/// A store that is gone when the stack goes: a private temporary database (in WAL mode, so reads
+/// never wait for a transaction), with durability switched off.
 public struct InMemoryStore: StorageInterface {
     /// The configuration whose entities it holds; nil means `Default`.
     public let configuration: String?

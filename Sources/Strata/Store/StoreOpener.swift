@@ -35,10 +35,8 @@ enum StoreOpener {
         } catch {
             throw notAStore(error, file: handle.displayName)
         }
-        if !handle.isInMemory {
-            try connection.execute("PRAGMA journal_mode = WAL")
-            try connection.execute("PRAGMA synchronous = NORMAL")
-        }
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute(handle.isInMemory ? "PRAGMA synchronous = OFF" : "PRAGMA synchronous = NORMAL")
         let tables = Set(try rows(connection, "SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { String(sqlValue: $0[0]) })
         let version = core.history.currentVersion
         if tables.isEmpty {

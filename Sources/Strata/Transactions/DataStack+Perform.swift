@@ -48,7 +48,7 @@ extension DataStack {
     /// Shows a commit to the main context: at once on the main thread, otherwise as soon as the
     /// main actor runs.
     func publish(_ summary: CommitSummary) {
-        if Thread.isMainThread {
+        if MainQueue.isCurrent {
             let main = self.main
             MainActor.assumeIsolated { main.apply(summary) }
         } else {
@@ -98,8 +98,8 @@ extension DataStack {
         return try result.get()
     }
 
-    /// Runs a transaction and waits for it. Called on the main thread, the main context is up to
-    /// date when this returns; from another thread, the main context catches up asynchronously.
+    /// Runs a transaction and waits for it. Called on the main actor, the main context is up to
+    /// date when this returns; from elsewhere, the main context catches up asynchronously.
     /// Calling it from inside a transaction throws ``StrataError/synchronousPerformInsideTransaction``.
     public func perform<T>(synchronous task: (SynchronousDataTransaction) throws -> T) throws(StrataError) -> T {
         if writer.isOnQueue { throw .synchronousPerformInsideTransaction }
@@ -124,6 +124,19 @@ extension DataStack {
             try SQLiteConnection(path: handle.path, readOnly: true)
         })
         return UnsafeDataTransaction(context: context, stack: self)
+    }
+}
+
+/// Whether code runs on the main dispatch queue, where the main actor's jobs run. (Foundation's
+/// `Thread.isMainThread` is not the same test: a test runner may drain the main queue from
+/// another thread.)
+enum MainQueue {
+    private static let key = DispatchSpecificKey<Bool>()
+    private static let installed: Void = DispatchQueue.main.setSpecific(key: key, value: true)
+
+    static var isCurrent: Bool {
+        installed
+        return DispatchQueue.getSpecific(key: key) == true
     }
 }
 
