@@ -80,6 +80,11 @@ public struct MigrationChain: Sendable, Hashable, ExpressibleByArrayLiteral, Exp
 
     /// A linear chain, oldest first.
     public init(arrayLiteral elements: String...) {
+        self.init(elements)
+    }
+
+    /// A linear chain, oldest first.
+    public init(_ elements: [String]) {
         versions = elements
         successors = Dictionary(zip(elements, elements.dropFirst()).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
     }

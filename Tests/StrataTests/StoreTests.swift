@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import Strata
+
+@Suite("Storages")
+@MainActor
+struct StoreTests {
+    static func history(model: String = "Zoo", versions: [ModelVersion] = [Zoo.v1], current: String = "V1") -> SchemaHistory {
+        SchemaHistory(model: model, versions: versions, migrationChain: MigrationChain(versions.map(\.name)),
+                      current: current, entityTypes: [Person.self, Animal.self, Dog.self, Cat.self])
+    }
+
+    static let v2 = ModelVersion("V2", entities: Zoo.v1.entities, versionLock: ["Person": [9, 9, 9, 9]])
+
+    @Test func aFileStoreKeepsItsObjects() async throws {
+        let url = temporaryStoreURL()
+        do {
+            let stack = DataStack(Zoo.schemaHistory)
+            try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+            try await addPeople(["Ann", "Bob"], to: stack)
+        }
+        let reopened = DataStack(Zoo.schemaHistory)
+        try await reopened.addStorage(SQLiteStore(fileURL: url))
+        #expect(try reopened.fetchAll(From<Person>().orderBy(.ascending(\.name))).map(\.name) == ["Ann", "Bob"])
+        #expect(reopened.debugDescription == "DataStack(Zoo V1: Default: \(url.path))")
+    }
+
+    @Test func aFileThatIsNotSQLiteIsRefused() throws {
+        let url = temporaryStoreURL()
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let garbage = Data(repeating: 0x42, count: 4096)
+        try garbage.write(to: url)
+        let stack = DataStack(Zoo.schemaHistory)
+        #expect(throws: StrataError.notAStore(file: url.path, reason: "the file is not a SQLite database (file is not a database)")) {
+            try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+        }
+        #expect(try Data(contentsOf: url) == garbage)
+    }
+
+    @Test func aSQLiteFileStrataDidNotWriteIsRefused() throws {
+        let url = temporaryStoreURL()
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let other = try SQLiteConnection(path: url.path, readOnly: false)
+        try other.execute("CREATE TABLE notes (text TEXT)")
+        let stack = DataStack(Zoo.schemaHistory)
+        #expect(throws: StrataError.notAStore(file: url.path, reason: "it is a SQLite database, but not one Strata created")) {
+            try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+        }
+    }
+
+    @Test func anotherModelOrVersionIsNamed() throws {
+        let url = temporaryStoreURL()
+        try DataStack(Zoo.schemaHistory).addStorageAndWait(SQLiteStore(fileURL: url))
+        #expect(throws: StrataError.differentModel(file: url.path, storeModel: "Zoo", expectedModel: "Farm")) {
+            try DataStack(Self.history(model: "Farm")).addStorageAndWait(SQLiteStore(fileURL: url))
+        }
+        #expect(throws: StrataError.migrationRequired(file: url.path, storeVersion: "V1", currentVersion: "V2")) {
+            try DataStack(Self.history(versions: [Zoo.v1, Self.v2], current: "V2")).addStorageAndWait(SQLiteStore(fileURL: url))
+        }
+        #expect(throws: StrataError.unknownStoreVersion(file: url.path, model: "Zoo", storeVersion: "V1")) {
+            try DataStack(Self.history(versions: [Self.v2], current: "V2")).addStorageAndWait(SQLiteStore(fileURL: url))
+        }
+    }
+
+    @Test func recreatingOnMismatchStartsEmpty() async throws {
+        let url = temporaryStoreURL()
+        let first = DataStack(Zoo.schemaHistory)
+        try first.addStorageAndWait(SQLiteStore(fileURL: url))
+        try await addPeople(["Ann"], to: first)
+        let farm = DataStack(Self.history(model: "Farm"))
+        try farm.addStorageAndWait(SQLiteStore(fileURL: url, localStorageOptions: .recreateStoreOnModelMismatch))
+        #expect(try farm.fetchCount(From<Person>()) == 0)
+    }
+
+    @Test func storageMistakes() throws {
+        let stack = DataStack(Zoo.schemaHistory)
+        try stack.addStorageAndWait(InMemoryStore())
+        #expect(throws: StrataError.storageAlreadyAdded(configuration: "Default")) { try stack.addStorageAndWait(InMemoryStore()) }
+        #expect(throws: StrataError.unknownConfiguration("Cache", available: ["Default"])) {
+            try stack.addStorageAndWait(InMemoryStore(configuration: "Cache"))
+        }
+        let empty = DataStack(Zoo.schemaHistory)
+        #expect(throws: StrataError.noStorage(entity: "Person")) { try empty.fetchAll(From<Person>()) }
+    }
+
+    static let split = SchemaHistory(model: "Split", versions: [
+        ModelVersion("V1", entities: Zoo.v1.entities, configurations: ["People": ["Person"], "Pets": ["Animal", "Dog", "Cat"], "Backup": ["Person"]],
+                     versionLock: ["Person": [1, 1, 1, 1]]),
+    ], migrationChain: ["V1"], current: "V1", entityTypes: [Person.self, Animal.self, Dog.self, Cat.self])
+
+    @Test func configurationsRouteEntitiesToTheirStorages() async throws {
+        let stack = DataStack(Self.split)
+        try stack.addStorageAndWait(InMemoryStore(configuration: "People"))
+        try stack.addStorageAndWait(InMemoryStore(configuration: "Pets"))
+        try await stack.perform { transaction in
+            transaction.create(Into<Person>()).name = "Ann"
+            transaction.create(Into<Dog>()).species = "dog"
+        }
+        #expect(try stack.fetchCount(From<Person>()) == 1)
+        #expect(try stack.fetchCount(From<Animal>("Pets")) == 1)
+        #expect(throws: StrataError.noStorage(entity: "Dog")) { try stack.fetchAll(From<Dog>("People")) }
+
+        try stack.addStorageAndWait(InMemoryStore(configuration: "Backup"))
+        #expect(throws: StrataError.ambiguousConfiguration(entity: "Person", configurations: ["People", "Backup"])) {
+            try stack.fetchAll(From<Person>())
+        }
+        await #expect(throws: StrataError.ambiguousConfiguration(entity: "Person", configurations: ["People", "Backup"])) {
+            try await stack.perform { transaction in transaction.create(Into<Person>()).name = "Where?" }
+        }
+        try await stack.perform { transaction in transaction.create(Into<Person>("Backup")).name = "Bob" }
+        #expect(try stack.fetchAll(From<Person>("Backup")).map(\.name) == ["Bob"])
+        #expect(try stack.fetchAll(From<Person>("People")).map(\.name) == ["Ann"])
+    }
+}
