@@ -62,3 +62,37 @@ struct ConcurrencyTests {
         #expect(try stack.fetchCount(From<Person>()) == 10)
     }
 }
+
+@Suite("Read contexts")
+struct ReadContextTests {
+    @Test func readContextsRunConcurrentlyAndReturnSnapshots() async throws {
+        let stack = try makeStack()
+        try await addPeople(["Ann", "Bob", "Cid"], to: stack)
+        let results = try await withThrowingTaskGroup(of: [Person.Snapshot].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    try await stack.read { reader in
+                        try reader.fetchAll(From<Person>().orderBy(.ascending(\.name))).map(\.snapshot)
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 4)
+        #expect(results.allSatisfy { $0.map(\.name) == ["Ann", "Bob", "Cid"] })
+        let count = try await stack.read { try $0.fetchCount(From<Person>().where(\.age > 10)) }
+        #expect(count == 2)
+    }
+
+    @Test func readContextsCannotWrite() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let stack = try makeStack()
+            try await addPeople(["Ann"], to: stack)
+            _ = try await stack.read { reader in
+                try reader.fetchOne(From<Person>())?.age = 1
+            }
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("'Person.age' was set on an object of a read-only context"))
+    }
+}

@@ -1,0 +1,63 @@
+import Dispatch
+
+/// A read-only context on its own WAL reader connections, for work off the main actor: fetch
+/// objects, and return what they hold as snapshots or IDs. Several run at once, and none waits for
+/// a transaction.
+public final class ReadTransaction {
+    let context: ObjectContext
+
+    init(context: ObjectContext) {
+        self.context = context
+    }
+
+    /// Every object a fetch finds.
+    public func fetchAll<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [F.Entity] {
+        try context.fetch(fetch.fetchChain)
+    }
+
+    /// The first object a fetch finds.
+    public func fetchOne<F: FetchDescription>(_ fetch: F) throws(StrataError) -> F.Entity? {
+        try context.fetch(fetch.fetchChain.tweak { $0.limit = 1 }).first
+    }
+
+    /// How many objects a fetch finds.
+    public func fetchCount<F: FetchDescription>(_ fetch: F) throws(StrataError) -> Int {
+        try context.count(fetch.fetchChain)
+    }
+
+    /// The IDs of every object a fetch finds.
+    public func fetchObjectIDs<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [ObjectID<F.Entity>] {
+        try context.fetchIDs(fetch.fetchChain)
+    }
+
+    /// This context's instance of the object with an ID; nil when it no longer exists.
+    public func fetchExisting<T: StrataObject>(_ objectID: ObjectID<T>) -> T? {
+        (try? context.existingObject(objectID.key, entityName: objectID.entityName)) as? T
+    }
+}
+
+extension DataStack {
+    /// Runs `body` in a new read context on a background thread and returns its `Sendable` result.
+    /// The context sees the data committed when its first fetch starts, and is discarded after.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (ReadTransaction) throws -> T) async throws(StrataError) -> T {
+        let core = self.core
+        let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                let context = ObjectContext(core: core, kind: .reader, openConnection: { handle throws(StrataError) in
+                    try SQLiteConnection(path: handle.path, readOnly: true)
+                }, openReader: { handle throws(StrataError) in
+                    try SQLiteConnection(path: handle.path, readOnly: true)
+                })
+                do {
+                    let value = try body(ReadTransaction(context: context))
+                    continuation.resume(returning: .success(value))
+                } catch let error as StrataError {
+                    continuation.resume(returning: .failure(error))
+                } catch {
+                    continuation.resume(returning: .failure(.sqlite(code: -1, message: "the read threw \(error)", sql: nil)))
+                }
+            }
+        }
+        return try result.get()
+    }
+}
