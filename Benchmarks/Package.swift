@@ -1,0 +1,24 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Compares Strata with raw SQLite prepared statements and with GRDB records, in one process.
+// Run: swift run -c release --package-path Benchmarks strata-bench [workload...]
+let package = Package(
+    name: "strata-benchmarks",
+    dependencies: [
+        .package(name: "strata", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CBenchSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .executableTarget(
+            name: "strata-bench",
+            dependencies: [
+                "CBenchSQLite",
+                .product(name: "Strata", package: "strata"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

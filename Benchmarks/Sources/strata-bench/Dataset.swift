@@ -1,0 +1,58 @@
+import Foundation
+
+/// The rows every contender writes and reads: deterministic, so results can be compared.
+struct Row: Sendable {
+    let code: Int64
+    let name: String
+    let score: Double
+    let category: Int64
+    let createdAt: Date
+
+    static let count = 100_000
+    static let categories: Int64 = 100
+    static let smallQueries = 2_000
+
+    static func make(_ index: Int) -> Row {
+        Row(code: Int64(index), name: "item-\(index)", score: Double((index * 7919) % 10_007) / 10,
+            category: Int64(index) % categories, createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(index)))
+    }
+
+    static let all: [Row] = (0..<count).map(make)
+}
+
+/// What a workload returns, compared across contenders so none can win by doing less.
+struct Checksum: Equatable, CustomStringConvertible {
+    var rows = 0
+    var scoreSum = 0.0
+    var codeSum: Int64 = 0
+
+    mutating func add(code: Int64, score: Double) {
+        rows += 1
+        scoreSum += score
+        codeSum &+= code
+    }
+
+    static func == (lhs: Checksum, rhs: Checksum) -> Bool {
+        lhs.rows == rhs.rows && lhs.codeSum == rhs.codeSum && abs(lhs.scoreSum - rhs.scoreSum) < 1e-6 * max(1, abs(lhs.scoreSum))
+    }
+
+    var description: String { "rows=\(rows) codeSum=\(codeSum) scoreSum=\(scoreSum)" }
+}
+
+/// A fresh database path in a folder removed at exit.
+enum Scratch {
+    static let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    static func path(_ name: String) -> String {
+        let url = folder.appendingPathComponent("\(name)-\(UUID().uuidString).sqlite")
+        return url.path
+    }
+
+    static func clean() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+}

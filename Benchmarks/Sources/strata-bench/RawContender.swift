@@ -1,0 +1,126 @@
+import CBenchSQLite
+import Foundation
+
+/// Hand-written SQLite: prepared statements, typed binds and reads, nothing else.
+struct RawContender: Contender {
+    let name = "raw"
+
+    private final class Database {
+        let handle: OpaquePointer
+
+        init(path: String) {
+            var pointer: OpaquePointer?
+            sqlite3_open_v2(path, &pointer, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+            handle = pointer!
+            exec("PRAGMA journal_mode = WAL")
+            exec("PRAGMA synchronous = NORMAL")
+        }
+
+        deinit { sqlite3_close_v2(handle) }
+
+        func exec(_ sql: String) {
+            guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { fatalError(String(cString: sqlite3_errmsg(handle))) }
+        }
+
+        func prepare(_ sql: String) -> OpaquePointer {
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK else {
+                fatalError(String(cString: sqlite3_errmsg(handle)))
+            }
+            return statement!
+        }
+    }
+
+    private static func text(_ statement: OpaquePointer, _ column: Int32) -> String {
+        String(decoding: UnsafeBufferPointer(start: sqlite3_column_text(statement, column), count: Int(sqlite3_column_bytes(statement, column))),
+               as: UTF8.self)
+    }
+
+    struct Record {
+        var id: Int64
+        var code: Int64
+        var name: String
+        var score: Double
+        var category: Int64
+        var createdAt: Date
+    }
+
+    func insert(_ rows: [Row], path: String) async throws -> Checksum {
+        let database = Database(path: path)
+        database.exec("""
+            CREATE TABLE "Item" ("strata_id" INTEGER PRIMARY KEY NOT NULL, "code" INTEGER NOT NULL, "name" TEXT NOT NULL,
+            "score" REAL NOT NULL, "category" INTEGER NOT NULL, "createdAt" REAL NOT NULL)
+            """)
+        database.exec("CREATE INDEX item_code ON \"Item\" (\"code\")")
+        database.exec("CREATE INDEX item_category ON \"Item\" (\"category\")")
+        database.exec("BEGIN IMMEDIATE")
+        let statement = database.prepare("INSERT INTO \"Item\" (\"strata_id\", \"code\", \"name\", \"score\", \"category\", \"createdAt\") VALUES (?, ?, ?, ?, ?, ?)")
+        defer { sqlite3_finalize(statement) }
+        var checksum = Checksum()
+        for (index, row) in rows.enumerated() {
+            sqlite3_reset(statement)
+            sqlite3_bind_int64(statement, 1, Int64(index + 1))
+            sqlite3_bind_int64(statement, 2, row.code)
+            var name = row.name
+            name.withUTF8 { buffer in
+                _ = sqlite3_bind_text(statement, 3, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                      Int32(buffer.count), bench_sqlite_transient())
+            }
+            sqlite3_bind_double(statement, 4, row.score)
+            sqlite3_bind_int64(statement, 5, row.category)
+            sqlite3_bind_double(statement, 6, row.createdAt.timeIntervalSince1970)
+            guard sqlite3_step(statement) == SQLITE_DONE else { fatalError(String(cString: sqlite3_errmsg(database.handle))) }
+            checksum.add(code: row.code, score: row.score)
+        }
+        database.exec("COMMIT")
+        return checksum
+    }
+
+    func fetchAll(path: String) async throws -> Checksum {
+        let database = Database(path: path)
+        let statement = database.prepare("SELECT \"strata_id\", \"code\", \"name\", \"score\", \"category\", \"createdAt\" FROM \"Item\"")
+        defer { sqlite3_finalize(statement) }
+        var records: [Record] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            records.append(Record(id: sqlite3_column_int64(statement, 0), code: sqlite3_column_int64(statement, 1), name: Self.text(statement, 2),
+                                  score: sqlite3_column_double(statement, 3), category: sqlite3_column_int64(statement, 4),
+                                  createdAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 5))))
+        }
+        var checksum = Checksum()
+        for record in records { checksum.add(code: record.code, score: record.score) }
+        return checksum
+    }
+
+    func smallQueries(path: String) async throws -> Checksum {
+        let database = Database(path: path)
+        let statement = database.prepare("""
+            SELECT "strata_id", "code", "name", "score", "category", "createdAt" FROM "Item" WHERE "category" = ? ORDER BY "score" DESC LIMIT ?
+            """)
+        defer { sqlite3_finalize(statement) }
+        var checksum = Checksum()
+        for query in 0..<Row.smallQueries {
+            sqlite3_reset(statement)
+            sqlite3_bind_int64(statement, 1, Int64(query) % Row.categories)
+            sqlite3_bind_int64(statement, 2, 10)
+            var records: [Record] = []
+            while sqlite3_step(statement) == SQLITE_ROW {
+                records.append(Record(id: sqlite3_column_int64(statement, 0), code: sqlite3_column_int64(statement, 1), name: Self.text(statement, 2),
+                                      score: sqlite3_column_double(statement, 3), category: sqlite3_column_int64(statement, 4),
+                                      createdAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 5))))
+            }
+            for record in records { checksum.add(code: record.code, score: record.score) }
+        }
+        return checksum
+    }
+
+    func aggregate(path: String) async throws -> Checksum {
+        let database = Database(path: path)
+        let statement = database.prepare("SELECT \"category\", count(*), avg(\"score\") FROM \"Item\" GROUP BY \"category\" ORDER BY \"category\"")
+        defer { sqlite3_finalize(statement) }
+        var checksum = Checksum()
+        while sqlite3_step(statement) == SQLITE_ROW {
+            checksum.add(code: sqlite3_column_int64(statement, 0) * sqlite3_column_int64(statement, 1), score: sqlite3_column_double(statement, 2))
+        }
+        return checksum
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Strata
+
+/// Strata: objects created in a transaction, fetched in read contexts.
+struct StrataContender: Contender {
+    let name = "strata"
+
+    private func stack(_ path: String) throws -> DataStack {
+        let stack = DataStack(Bench.schemaHistory)
+        try stack.addStorageAndWait(SQLiteStore(fileURL: URL(fileURLWithPath: path)))
+        return stack
+    }
+
+    func insert(_ rows: [Row], path: String) async throws -> Checksum {
+        let stack = try stack(path)
+        return try await stack.perform { transaction in
+            var checksum = Checksum()
+            for row in rows {
+                let item = transaction.create(Into<Item>())
+                item.code = row.code
+                item.name = row.name
+                item.score = row.score
+                item.category = row.category
+                item.createdAt = row.createdAt
+                checksum.add(code: row.code, score: row.score)
+            }
+            return checksum
+        }
+    }
+
+    func fetchAll(path: String) async throws -> Checksum {
+        try await stack(path).read { reader in
+            var checksum = Checksum()
+            for item in try reader.fetchAll(From<Item>()) { checksum.add(code: item.code, score: item.score) }
+            return checksum
+        }
+    }
+
+    func smallQueries(path: String) async throws -> Checksum {
+        try await stack(path).read { reader in
+            var checksum = Checksum()
+            for query in 0..<Row.smallQueries {
+                let fetch = From<Item>().where(\.category == Int64(query) % Row.categories).orderBy(.descending(\.score)).tweak { $0.limit = 10 }
+                for item in try reader.fetchAll(fetch) { checksum.add(code: item.code, score: item.score) }
+            }
+            return checksum
+        }
+    }
+
+    func aggregate(path: String) async throws -> Checksum {
+        throw BenchError.notSupported
+    }
+}
+
+enum BenchError: Error {
+    case notSupported
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Strata
+
+/// The benchmark entity, written exactly as the generator emits entity classes.
+final class Item: StrataObject {
+    override class var entityName: String { "Item" }
+
+    private var _code: Int64 = 0
+    private var _name: String = ""
+    private var _score: Double = 0
+    private var _category: Int64 = 0
+    private var _createdAt = Date(timeIntervalSince1970: 0)
+
+    var code: Int64 { get { _code } set { willSet(0, "code"); _code = newValue } }
+    var name: String { get { _name } set { willSet(1, "name"); _name = newValue } }
+    var score: Double { get { _score } set { willSet(2, "score"); _score = newValue } }
+    var category: Int64 { get { _category } set { willSet(3, "category"); _category = newValue } }
+    var createdAt: Date { get { _createdAt } set { willSet(4, "createdAt"); _createdAt = newValue } }
+
+    override func readColumns(_ reader: inout RowReader) {
+        super.readColumns(&reader)
+        _code = reader.int64()
+        _name = reader.string()
+        _score = reader.double()
+        _category = reader.int64()
+        _createdAt = reader.date()
+    }
+
+    override func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {
+        switch ordinal {
+        case 0: binder.bind(_code)
+        case 1: binder.bind(_name)
+        case 2: binder.bind(_score)
+        case 3: binder.bind(_category)
+        case 4: binder.bind(_createdAt)
+        default: super.bindColumn(ordinal, to: &binder)
+        }
+    }
+
+    override class func propertyName(for keyPath: AnyKeyPath) -> String? {
+        switch keyPath {
+        case \Item.code: return "code"
+        case \Item.name: return "name"
+        case \Item.score: return "score"
+        case \Item.category: return "category"
+        case \Item.createdAt: return "createdAt"
+        default: return super.propertyName(for: keyPath)
+        }
+    }
+}
+
+enum Bench {
+    static let v1 = ModelVersion("V1", entities: [
+        EntityDescription("Item", attributes: [
+            AttributeDescription("code", .int64, indexed: true),
+            AttributeDescription("name", .string),
+            AttributeDescription("score", .double),
+            AttributeDescription("category", .int64, indexed: true),
+            AttributeDescription("createdAt", .date),
+        ]),
+    ], versionLock: ["Item": [1, 2, 3, 4]])
+
+    static let schemaHistory = SchemaHistory(model: "Bench", versions: [v1], migrationChain: ["V1"], current: "V1", entityTypes: [Item.self])
+}

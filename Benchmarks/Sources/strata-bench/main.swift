@@ -1,0 +1,73 @@
+import Foundation
+
+/// One way of doing the workloads.
+protocol Contender: Sendable {
+    var name: String { get }
+    func insert(_ rows: [Row], path: String) async throws -> Checksum
+    func fetchAll(path: String) async throws -> Checksum
+    func smallQueries(path: String) async throws -> Checksum
+    func aggregate(path: String) async throws -> Checksum
+}
+
+/// `STRATA_BENCH_CONTENDERS=strata,raw` limits the run (for profiling one contender).
+let selected = ProcessInfo.processInfo.environment["STRATA_BENCH_CONTENDERS"].map { Set($0.split(separator: ",").map(String.init)) }
+let contenders: [any Contender] = [StrataContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
+let allWorkloads = ["insert", "fetch", "small-queries", "aggregate"]
+let arguments = Array(CommandLine.arguments.dropFirst())
+let workloads = arguments.isEmpty ? allWorkloads : arguments
+for workload in workloads where !allWorkloads.contains(workload) {
+    FileHandle.standardError.write(Data("unknown workload '\(workload)'; choose from \(allWorkloads.joined(separator: ", "))\n".utf8))
+    exit(2)
+}
+let rounds = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_ROUNDS"] ?? "") ?? 5
+
+/// Each contender's database, filled once by its own insert, for the read workloads.
+var prepared: [String: String] = [:]
+for contender in contenders {
+    let path = Scratch.path("\(contender.name)-read")
+    _ = try await contender.insert(Row.all, path: path)
+    prepared[contender.name] = path
+}
+
+var failed = false
+for workload in workloads {
+    var timings: [String: [Double]] = [:]
+    var checksums: [String: Checksum] = [:]
+    // Interleave contenders round by round so machine noise hits all of them alike.
+    for _ in 0..<rounds {
+        for contender in contenders {
+            let start = ContinuousClock.now
+            let checksum: Checksum
+            do {
+                switch workload {
+                case "insert": checksum = try await contender.insert(Row.all, path: Scratch.path(contender.name))
+                case "fetch": checksum = try await contender.fetchAll(path: prepared[contender.name]!)
+                case "small-queries": checksum = try await contender.smallQueries(path: prepared[contender.name]!)
+                default: checksum = try await contender.aggregate(path: prepared[contender.name]!)
+                }
+            } catch BenchError.notSupported {
+                continue
+            }
+            let elapsed = ContinuousClock.now - start
+            timings[contender.name, default: []].append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            checksums[contender.name] = checksum
+        }
+    }
+    let reference = checksums["raw"]
+    for (name, checksum) in checksums.sorted(by: { $0.key < $1.key }) where checksum != reference {
+        print("MISMATCH workload=\(workload) contender=\(name) got \(checksum) expected \(reference.map(String.init(describing:)) ?? "none")")
+        failed = true
+    }
+    func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+    let rawMedian = timings["raw"].map(median) ?? 0
+    for contender in contenders {
+        guard let values = timings[contender.name] else { continue }
+        let value = median(values)
+        print("BENCH workload=\(workload) contender=\(contender.name) median_ms=\(String(format: "%.2f", value)) ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0))")
+    }
+}
+Scratch.clean()
+exit(failed ? 1 : 0)
