@@ -17,7 +17,7 @@ extension ObjectContext {
         for condition in chain.conditions { conditions.append(try compiler.compile(condition.expression)) }
         let order = try compiler.compile(chain.sortKeys)
         let plan = FetchPlan(entity: layout, core: core, where: conditions, orderBy: order, tweak: chain.tweak, joins: compiler.joins)
-        for kind in plan.rowKinds.values where !(kind.layout.type is T.Type) {
+        for kind in plan.kinds where !(kind.layout.type is T.Type) {
             throw .invalidQuery("the class of '\(kind.layout.name)' is not a subclass of \(T.self)")
         }
         return (plan, storage)
@@ -59,12 +59,10 @@ extension ObjectContext {
         let statement = try connection.cachedStatement(plan.sql.text)
         statement.bind(plan.sql.arguments)
         var result: [ObjectID<T>] = []
-        let table = Int32(plan.entity.tableIndex)
         while try statement.step() {
             let row = statement.row
-            let code: Int64? = plan.hasEntityColumn ? row.int64(1) : nil
-            guard let kind = plan.rowKinds[code] else { continue }
-            result.append(ObjectID(key: ObjectKey(storage: storage.index, table: table, rowID: row.int64(0)), entityName: kind.layout.name))
+            guard let kind = plan.kind(of: row) else { continue }
+            result.append(ObjectID(key: ObjectKey(storage: storage.index, table: kind.table, rowID: row.int64(0)), entityName: kind.layout.name))
         }
         statement.reset()
         return result
@@ -83,15 +81,11 @@ extension ObjectContext {
 
     /// The registered object of a row, or a new one read from it.
     func materialize(_ row: SQLiteRow, plan: FetchPlan, storage: Int32) -> StrataObject? {
-        let code: Int64? = plan.hasEntityColumn ? row.int64(1) : nil
-        guard let kind = plan.rowKinds[code] else { return nil }
-        let key = ObjectKey(storage: storage, table: Int32(kind.layout.tableIndex), rowID: row.int64(0))
+        guard let kind = plan.kind(of: row) else { return nil }
+        let key = ObjectKey(storage: storage, table: kind.table, rowID: row.int64(0))
         if let existing = registered[key] { return existing }
         let object = kind.layout.type.init()
-        object.rowID = key.rowID
-        object.key = key
-        object.layout = kind.layout
-        object.context = self
+        adopt(object, key: key, layout: kind.layout)
         object.isWritten = true
         var reader = RowReader(.statement(row), map: kind.map)
         object.readColumns(&reader)

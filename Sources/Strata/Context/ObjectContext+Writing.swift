@@ -5,46 +5,74 @@ import Foundation
 extension ObjectContext {
     /// A new object of `type` (or of the entity `T` names), stored in `configuration`'s storage.
     func create<T: StrataObject>(_ type: T.Type, configuration: String?) -> T {
-        guard let layout = core.layout.entity(type.entityName) else {
-            preconditionFailure("Strata: '\(type.entityName)' is not an entity of model '\(core.history.modelName)'")
+        let target = createTarget(type, configuration: configuration)
+        let object = unsafeDowncast(target.layout.type.init(), to: T.self)
+        let rowID: Int64
+        if let table = target.table {
+            rowID = nextRowID(table)
+        } else {
+            rowID = -Int64(created.count + 1)
         }
-        precondition(!layout.description.isAbstract, "Strata: '\(layout.name)' is abstract; create one of its subentities instead")
-        var storageIndex: Int32 = -1
-        do {
-            storageIndex = try core.storage(for: layout.name, configuration: configuration).index
-        } catch {
-            if deferredError == nil { deferredError = error }
-        }
-        let object = unsafeDowncast(layout.type.init(), to: T.self)
-        let table = Int32(layout.tableIndex)
-        object.rowID = storageIndex >= 0 ? core.allocateRowID(storage: storageIndex, table: table) : -Int64(unwritten.count + 1)
-        object.key = ObjectKey(storage: storageIndex, table: table, rowID: object.rowID)
-        object.layout = layout
-        object.context = self
+        adopt(object, key: ObjectKey(storage: target.table?.storage ?? -1, table: Int32(target.layout.tableIndex), rowID: rowID),
+              layout: target.layout)
         object.isInserted = true
         object.setInitialValues()
         unwritten.append(object)
-        log.inserted[object.key] = object
+        created.append(object)
         register(object)
         return object
     }
 
+    /// The layout and table of a create, cached for runs of creates of one entity.
+    private func createTarget<T: StrataObject>(_ type: T.Type, configuration: String?) -> CreateTarget {
+        let identifier = ObjectIdentifier(type)
+        if let last = lastCreate, last.type == identifier, last.configuration == configuration { return last }
+        guard let layout = core.layout.entity(type.entityName) else {
+            preconditionFailure("Strata: '\(type.entityName)' is not an entity of model '\(core.history.modelName)'")
+        }
+        precondition(!layout.description.isAbstract, "Strata: '\(layout.name)' is abstract; create one of its subentities instead")
+        var table: StackCore.TableKey?
+        do {
+            let storage = try core.storage(for: layout.name, configuration: configuration)
+            table = StackCore.TableKey(storage: storage.index, table: Int32(layout.tableIndex))
+        } catch {
+            if deferredError == nil { deferredError = error }
+        }
+        let target = CreateTarget(type: identifier, configuration: configuration, layout: layout, table: table)
+        lastCreate = target
+        if let table { touchedTables.insert(table) }
+        return target
+    }
+
+    /// The next row id of a table, from blocks this context reserves: 1 id, then 2, 4, … up to
+    /// 1,024, so small transactions get consecutive ids and large ones take the lock rarely.
+    private func nextRowID(_ table: StackCore.TableKey) -> Int64 {
+        var block = reservedIDs[table] ?? 0..<0
+        if block.isEmpty {
+            let size = min(1024, max(1, (blockSizes[table] ?? 0) * 2))
+            blockSizes[table] = size
+            block = core.reserveRowIDs(table, count: size)
+        }
+        let id = block.lowerBound
+        reservedIDs[table] = (id + 1)..<block.upperBound
+        highestRowIDs[table] = id
+        return id
+    }
+
     /// Deletes an object of this context.
     func delete(_ object: StrataObject) {
-        guard object.context === self, !object.isDeleted else { return }
+        guard object.token === token, !object.isDeleted else { return }
         object.isDeleted = true
         if !object.isWritten {
             unwritten.removeAll { $0 === object }
-            log.inserted[object.key] = nil
             registered[object.key] = nil
             return
         }
         dirtyWritten[object.key] = nil
         log.updated[object.key] = nil
         pendingDeletes[object.key] = object
-        log.deleted[object.key] = type(of: object).entityName
-        if log.inserted.removeValue(forKey: object.key) != nil {
-            log.deleted[object.key] = nil
+        if !object.isInserted {
+            log.deleted[object.key] = type(of: object).entityName
         }
     }
 
@@ -142,7 +170,9 @@ extension ObjectContext {
         }
         let summary = summarize()
         log = ChangeLog()
-        for object in registered.values { object.isInserted = false }
+        for object in created { object.isInserted = false }
+        created.removeAll()
+        touchedTables.removeAll()
         return summary
     }
 
@@ -158,24 +188,24 @@ extension ObjectContext {
     /// Required attributes of new objects must have been given a value.
     private func validate() throws(StrataError) {
         if let deferredError { throw deferredError }
-        for object in log.inserted.values.sorted(by: { $0.rowID < $1.rowID }) {
+        for object in created where !object.isDeleted {
             guard let layout = object.layout else { continue }
-            for (ordinal, column) in layout.columns.enumerated() where column.attribute?.isRequired == true && !object.assigned.contains(ordinal) {
-                throw .missingValue(entity: layout.name, attribute: column.property)
+            for ordinal in layout.requiredOrdinals where !object.assigned.contains(ordinal) {
+                throw .missingValue(entity: layout.name, attribute: layout.columns[ordinal].property)
             }
         }
     }
 
-    /// Records each touched table's next row id, so ids of deleted rows are never handed out again.
+    /// Records each touched table's highest row id, so ids of deleted rows are never handed out again.
     private func persistSequences() throws(StrataError) {
-        var tables: Set<ObjectKey> = []
-        for key in log.inserted.keys { tables.insert(ObjectKey(storage: key.storage, table: key.table, rowID: 0)) }
-        for table in tables {
+        for table in touchedTables {
+            guard let highest = highestRowIDs[table] else { continue }
             let name = core.layout.tables[Int(table.table)].name
             let statement = try begin(table.storage).cachedStatement(
-                "INSERT OR REPLACE INTO " + SQLFragment.quote(SchemaSQL.sequenceTable) + " (name, value) VALUES (?, ?)")
+                "INSERT INTO " + SQLFragment.quote(SchemaSQL.sequenceTable) + " (name, value) VALUES (?, ?) "
+                + "ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)")
             statement.bind(.text(name), at: 1)
-            statement.bind(core.nextRowID(storage: table.storage, table: table.table), at: 2)
+            statement.bind(highest + 1, at: 2)
             try statement.step()
         }
     }
@@ -183,9 +213,9 @@ extension ObjectContext {
     /// The commit's changes as values: updated objects carry every column for the main context.
     private func summarize() -> CommitSummary {
         var summary = CommitSummary()
-        for (key, object) in log.inserted { summary.inserted[key] = type(of: object).entityName }
+        summary.inserted = created.compactMap { $0.isDeleted ? nil : $0.key }
         summary.deleted = log.deleted
-        for (key, object) in log.updated where log.inserted[key] == nil {
+        for (key, object) in log.updated where !object.isInserted {
             guard let layout = object.layout else { continue }
             var binder = ColumnBinder(.capture)
             var values: [SQLValue] = []

@@ -18,17 +18,31 @@ final class ObjectContext {
     private var committedConnections: [Int32: SQLiteConnection] = [:]
 
     /// One object per row. The main context drops objects nothing else holds (see ``purge()``).
-    var registered: [ObjectKey: StrataObject] = [:]
+    var registered = Registry()
     private var purgeThreshold = 4096
+    /// What this context's objects check before they change; replaced when the context ends.
+    private(set) lazy var token = ContextToken(context: self)
 
     // Transaction state.
     /// Objects created and not yet inserted, in creation order.
     var unwritten: [StrataObject] = []
+    /// Every object created since the last commit, in creation order (deleted ones included).
+    var created: [StrataObject] = []
+    /// Tables that got new rows since the last commit.
+    var touchedTables: Set<StackCore.TableKey> = []
+    /// The last `create` target, so a run of creates of one entity skips the lookups.
+    var lastCreate: CreateTarget?
+    /// Row ids reserved from the stack and not yet used, per table.
+    var reservedIDs: [StackCore.TableKey: Range<Int64>] = [:]
+    /// The size of the last block reserved, per table.
+    var blockSizes: [StackCore.TableKey: Int64] = [:]
+    /// The highest row id used, per table.
+    var highestRowIDs: [StackCore.TableKey: Int64] = [:]
     /// Written objects with changed columns.
     var dirtyWritten: [ObjectKey: StrataObject] = [:]
     /// Written objects deleted and not yet removed.
     var pendingDeletes: [ObjectKey: StrataObject] = [:]
-    /// Every change since the transaction began, for `hasChanges` and the commit notice.
+    /// Updates and deletions since the transaction began, for `hasChanges` and the commit notice.
     var log = ChangeLog()
     /// Storages with an open SQLite transaction.
     var openTransactions: Set<Int32> = []
@@ -76,13 +90,15 @@ final class ObjectContext {
     /// Drops objects only the map still holds, so a long-lived main context does not grow without
     /// bound; objects anyone still holds keep their identity.
     func purge() {
-        for key in Array(registered.keys) {
-            if var object = registered[key] {
-                registered[key] = nil
-                if !isKnownUniquelyReferenced(&object) { registered[key] = object }
-            }
-        }
+        registered.filter { !isKnownUniquelyReferenced(&$0) }
         purgeThreshold = max(4096, registered.count * 2)
+    }
+
+    /// Adopts an object into this context.
+    func adopt(_ object: StrataObject, key: ObjectKey, layout: EntityLayout) {
+        object.key = key
+        object.layout = layout
+        object.token = token
     }
 
     /// Marks a written object as changed.
@@ -93,16 +109,18 @@ final class ObjectContext {
 
     /// Whether the transaction has anything to commit.
     var hasChanges: Bool {
-        !unwritten.isEmpty || !dirtyWritten.isEmpty || !pendingDeletes.isEmpty || !log.isEmpty
+        created.contains { !$0.isDeleted } || !dirtyWritten.isEmpty || !pendingDeletes.isEmpty || !log.isEmpty
     }
 
-    /// Forgets every change and every object (after a commit, or on rollback).
+    /// Forgets every change and every object; the objects it handed out can no longer change.
     func reset() {
-        for object in registered.values where object.context === self {
-            object.context = nil
-        }
+        token.state = .finished
+        token = ContextToken(context: self)
         registered.removeAll()
         unwritten.removeAll()
+        created.removeAll()
+        touchedTables.removeAll()
+        lastCreate = nil
         dirtyWritten.removeAll()
         pendingDeletes.removeAll()
         log = ChangeLog()
@@ -110,19 +128,26 @@ final class ObjectContext {
     }
 }
 
-/// What a transaction changed, by row.
+/// The entity, storage and table of the last `create`.
+struct CreateTarget {
+    let type: ObjectIdentifier
+    let configuration: String?
+    let layout: EntityLayout
+    let table: StackCore.TableKey?
+}
+
+/// What a transaction updated and deleted, by row (creations are kept in order in `created`).
 struct ChangeLog {
-    var inserted: [ObjectKey: StrataObject] = [:]
     var updated: [ObjectKey: StrataObject] = [:]
     var deleted: [ObjectKey: String] = [:]
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    var isEmpty: Bool { updated.isEmpty && deleted.isEmpty }
 }
 
 /// What a commit changed, as `Sendable` values the main context applies to its live objects.
 struct CommitSummary: Sendable {
-    /// Inserted rows with their entity names.
-    var inserted: [ObjectKey: String] = [:]
+    /// Inserted rows.
+    var inserted: [ObjectKey] = []
     /// Updated rows: entity name and every column value, in the entity's column order.
     var updated: [ObjectKey: (entity: String, values: [SQLValue])] = [:]
     /// Deleted rows with their entity names.

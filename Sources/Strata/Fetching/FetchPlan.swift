@@ -1,11 +1,28 @@
 /// A fetch turned into SQL for one entity: the statement, and for each entity that can come
 /// back, where its columns are in the result row.
 struct FetchPlan {
+    /// An entity rows can belong to, and where its columns are in the row.
+    struct Kind {
+        let layout: EntityLayout
+        let map: [Int32]
+        let table: Int32
+    }
+
     let entity: EntityLayout
     let sql: SQLFragment
-    /// Entity code (nil for single-entity tables) to the layout and column map of rows of that entity.
-    let rowKinds: [Int64?: (layout: EntityLayout, map: [Int32])]
+    /// The kinds of rows, indexed by entity code (index 0 for tables that hold one entity).
+    private let kindsByCode: [Kind?]
     let hasEntityColumn: Bool
+
+    /// Every kind of row the fetch can return.
+    var kinds: [Kind] { kindsByCode.compactMap { $0 } }
+
+    /// The kind of a result row, by its entity code.
+    @inline(__always)
+    func kind(of row: SQLiteRow) -> Kind? {
+        let code = hasEntityColumn ? Int(row.int64(1)) : 0
+        return code >= 0 && code < kindsByCode.count ? kindsByCode[code] : nil
+    }
 
     /// The SELECT list for fetching objects of `entity` (and its subentities).
     init(entity: EntityLayout, core: StackCore, where conditions: [SQLFragment], orderBy: [SQLFragment], tweak: Tweak,
@@ -16,7 +33,7 @@ struct FetchPlan {
         var selected: [String] = [StoreLayout.idColumn]
         if table.hasEntityColumn { selected.append(StoreLayout.entityColumn) }
         let subtree = Set(entity.subtree)
-        var kinds: [Int64?: (layout: EntityLayout, map: [Int32])] = [:]
+        var kinds: [Kind?] = Array(repeating: nil, count: table.entities.count + 1)
         for name in entity.subtree {
             guard let member = core.layout.entity(name) else { continue }
             var map: [Int32] = []
@@ -28,9 +45,9 @@ struct FetchPlan {
                     map.append(Int32(selected.count - 1))
                 }
             }
-            kinds[member.entityCode] = (member, map)
+            kinds[Int(member.entityCode ?? 0)] = Kind(layout: member, map: map, table: Int32(member.tableIndex))
         }
-        rowKinds = kinds
+        kindsByCode = kinds
         var sql = SQLFragment("SELECT " + selected.map { "t." + SQLFragment.quote($0) }.joined(separator: ", ")
                               + " FROM " + SQLFragment.quote(table.name) + " AS t")
         for join in joins { sql = sql + " " + join }

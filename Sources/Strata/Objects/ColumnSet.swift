@@ -1,7 +1,7 @@
 /// A set of column ordinals, one bit each: the first 64 inline, the rest in an array.
 public struct ColumnSet: Hashable, Sendable {
     private var low: UInt64 = 0
-    private var high: [UInt64] = []
+    private var high: [UInt64]? = nil
 
     /// An empty set.
     public init() {}
@@ -15,10 +15,13 @@ public struct ColumnSet: Hashable, Sendable {
             return low & bit == 0
         }
         let word = ordinal / 64 - 1
-        while high.count <= word { high.append(0) }
+        var words = high ?? []
+        while words.count <= word { words.append(0) }
         let bit = UInt64(1) << UInt64(ordinal % 64)
-        defer { high[word] |= bit }
-        return high[word] & bit == 0
+        let isNew = words[word] & bit == 0
+        words[word] |= bit
+        high = words
+        return isNew
     }
 
     /// Whether an ordinal is in the set.
@@ -26,23 +29,24 @@ public struct ColumnSet: Hashable, Sendable {
     func contains(_ ordinal: Int) -> Bool {
         if ordinal < 64 { return low & (UInt64(1) << UInt64(ordinal)) != 0 }
         let word = ordinal / 64 - 1
-        return word < high.count && high[word] & (UInt64(1) << UInt64(ordinal % 64)) != 0
+        guard let high, word < high.count else { return false }
+        return high[word] & (UInt64(1) << UInt64(ordinal % 64)) != 0
     }
 
     /// Whether the set is empty.
-    var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
+    var isEmpty: Bool { low == 0 && (high?.allSatisfy { $0 == 0 } ?? true) }
 
     /// Removes everything.
     mutating func removeAll() {
         low = 0
-        high.removeAll()
+        high = nil
     }
 
     /// The ordinals in ascending order.
     var ordinals: [Int] {
         var result: [Int] = []
         for bit in 0..<64 where low & (UInt64(1) << UInt64(bit)) != 0 { result.append(bit) }
-        for (index, word) in high.enumerated() {
+        for (index, word) in (high ?? []).enumerated() {
             for bit in 0..<64 where word & (UInt64(1) << UInt64(bit)) != 0 { result.append((index + 1) * 64 + bit) }
         }
         return result

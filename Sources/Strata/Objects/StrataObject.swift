@@ -6,10 +6,9 @@
 /// stored properties and implement ``readColumns(_:)`` and ``bindColumn(_:to:)``; setters call
 /// ``willSet(_:_:)``, which marks one bit of a dirty set.
 open class StrataObject: Hashable, CustomDebugStringConvertible {
-    /// The row id; assigned when the object is created or fetched.
-    final var rowID: Int64 = 0
     final var key = ObjectKey(storage: -1, table: -1, rowID: 0)
-    final weak var context: ObjectContext?
+    /// The context's token: a plain reference the setters can check without touching the context.
+    final var token: ContextToken?
     final var layout: EntityLayout?
     /// Columns changed since the object was last written.
     final var dirty = ColumnSet()
@@ -22,6 +21,12 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
 
     /// Entity classes are created by transactions (`create(Into<T>())`) and fetches, never directly.
     public required init() {}
+
+    /// The row id, unique within the object's table; assigned when the object is created or fetched.
+    final var rowID: Int64 { key.rowID }
+
+    /// The context the object belongs to, while that context lives.
+    final var context: ObjectContext? { token?.context }
 
     /// The entity name; generated classes override it.
     open class var entityName: String {
@@ -52,21 +57,25 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     /// naming the entity and property: the main and read contexts are read-only, and a deleted
     /// object cannot change.
     public final func willSet(_ ordinal: Int, _ property: StaticString) {
-        guard let context, context.isWritable else {
+        guard let token, token.state == .writable, !isDeleted else {
             let entity = Swift.type(of: self).entityName
-            if self.context == nil, !isInserted {
+            switch token?.state {
+            case nil:
                 preconditionFailure("Strata: '\(entity).\(property)' was set on an object that belongs to no transaction; "
                                     + "create objects with transaction.create(Into<\(entity)>()) and change them inside a transaction")
+            case .readOnly?:
+                preconditionFailure("Strata: '\(entity).\(property)' was set on an object of a read-only context; "
+                                    + "change it inside a transaction: transaction.edit(object)")
+            case .finished?:
+                preconditionFailure("Strata: '\(entity).\(property)' was set on an object of a transaction that has ended; "
+                                    + "pass its ObjectID to a new transaction and edit it there")
+            case .writable?:
+                preconditionFailure("Strata: '\(entity).\(property)' was set on a deleted object")
             }
-            preconditionFailure("Strata: '\(entity).\(property)' was set on an object of a read-only context; "
-                                + "change it inside a transaction: transaction.edit(object)")
-        }
-        if isDeleted {
-            preconditionFailure("Strata: '\(Swift.type(of: self).entityName).\(property)' was set on a deleted object")
         }
         assigned.insert(ordinal)
         if dirty.insert(ordinal), isWritten {
-            context.markUpdated(self)
+            token.context?.markUpdated(self)
         }
     }
 
@@ -78,7 +87,26 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
 
     /// `<Person #12 (transaction)>`.
     open var debugDescription: String {
-        let state = isDeleted ? "deleted" : context.map { $0.kind.rawValue } ?? "detached"
+        let state = isDeleted ? "deleted" : token.map { $0.state == .finished ? "ended" : $0.kind.rawValue } ?? "detached"
         return "<\(Swift.type(of: self).entityName) #\(rowID) (\(state))>"
+    }
+}
+
+/// What an object knows of its context without holding it: whether it may be changed now.
+final class ContextToken {
+    enum State {
+        case writable
+        case readOnly
+        case finished
+    }
+
+    weak var context: ObjectContext?
+    let kind: ObjectContext.Kind
+    var state: State
+
+    init(context: ObjectContext) {
+        self.context = context
+        self.kind = context.kind
+        self.state = context.kind == .transaction ? .writable : .readOnly
     }
 }

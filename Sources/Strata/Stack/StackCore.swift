@@ -98,19 +98,14 @@ final class StackCore: Sendable {
         return first
     }
 
-    /// A fresh row id for a table of a storage.
-    func allocateRowID(storage: Int32, table: Int32) -> Int64 {
+    /// Reserves `count` fresh row ids for a table of a storage. Ids are never handed out twice,
+    /// even to contexts on different threads; reserved ids a context does not use are skipped.
+    func reserveRowIDs(_ table: TableKey, count: Int64) -> Range<Int64> {
         nextRowIDs.withLock { counters in
-            let key = TableKey(storage: storage, table: table)
-            let id = counters[key, default: 1]
-            counters[key] = id + 1
-            return id
+            let first = counters[table, default: 1]
+            counters[table] = first + count
+            return first..<(first + count)
         }
-    }
-
-    /// The next row id a table would hand out (for persisting the sequence at commit).
-    func nextRowID(storage: Int32, table: Int32) -> Int64 {
-        nextRowIDs.withLock { $0[TableKey(storage: storage, table: table), default: 1] }
     }
 
     /// The entity layout of an object's class.

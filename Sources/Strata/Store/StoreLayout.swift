@@ -35,6 +35,8 @@ final class EntityLayout: Sendable {
     let insertSQL: String
     /// Position of each column in `columns`, by property name (attributes and to-one relationships).
     let ordinals: [String: Int]
+    /// Ordinals of attributes that must be assigned before a new object is saved.
+    let requiredOrdinals: [Int]
 
     var name: String { description.name }
 
@@ -59,6 +61,7 @@ final class EntityLayout: Sendable {
         self.columns = columns
         self.relationships = lineage.flatMap(\.relationships)
         self.ordinals = Dictionary(columns.enumerated().map { ($1.property, $0) }, uniquingKeysWith: { first, _ in first })
+        self.requiredOrdinals = columns.indices.filter { columns[$0].attribute?.isRequired == true }
         var names = [SQLFragment.quote(StoreLayout.idColumn)]
         if entityCode != nil { names.append(SQLFragment.quote(StoreLayout.entityColumn)) }
         names += columns.map { SQLFragment.quote($0.name) }

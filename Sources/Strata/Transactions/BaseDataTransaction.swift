@@ -51,7 +51,7 @@ public class BaseDataTransaction {
 
     /// This transaction's instance of an object from any context; nil when it no longer exists.
     public func fetchExisting<T: StrataObject>(_ object: T) -> T? {
-        if object.context === context { return object.isDeleted ? nil : object }
+        if object.token === context.token { return object.isDeleted ? nil : object }
         guard let found = try? context.existingObject(object.key, entityName: type(of: object).entityName) else { return nil }
         return found as? T
     }
@@ -73,7 +73,7 @@ public class BaseDataTransaction {
 
     /// Objects created in this transaction and not yet committed.
     public func insertedObjects() -> [StrataObject] {
-        context.log.inserted.values.sorted { $0.rowID < $1.rowID }
+        context.created.filter { !$0.isDeleted }
     }
 
     /// Objects changed in this transaction and not yet committed.
