@@ -88,16 +88,24 @@ struct Registry {
         }
     }
 
+    /// Rehashes into a table twice as large (or the same size, to drop tombstones), moving each
+    /// entry once.
     private mutating func grow() {
-        let old = zip(keys, objects).compactMap { key, object in key.flatMap { key in object.map { (key, $0) } } }
-        let size = max(16, keys.count * (count * 2 > keys.count / 2 ? 2 : 1))
-        keys = Array(repeating: nil, count: size)
-        objects = Array(repeating: nil, count: size)
+        let size = count * 2 > keys.count / 2 ? keys.count * 2 : keys.count
+        var oldKeys = Array(repeating: ObjectKey?.none, count: size)
+        var oldObjects = Array(repeating: StrataObject?.none, count: size)
+        swap(&oldKeys, &keys)
+        swap(&oldObjects, &objects)
         tombstones = Array(repeating: false, count: size)
         mask = size - 1
-        count = 0
-        used = 0
-        for (key, object) in old { insert(object, for: key) }
+        used = count
+        for index in oldKeys.indices {
+            guard let key = oldKeys[index] else { continue }
+            var slot = slot(for: key)
+            while keys[slot] != nil { slot = (slot + 1) & mask }
+            keys[slot] = key
+            swap(&objects[slot], &oldObjects[index])
+        }
     }
 
     /// Every object.
