@@ -83,13 +83,15 @@ extension ObjectContext {
     func materialize(_ row: SQLiteRow, plan: FetchPlan, storage: Int32) -> StrataObject? {
         guard let kind = plan.kind(of: row) else { return nil }
         let key = ObjectKey(storage: storage, table: kind.table, rowID: row.int64(0))
-        if let existing = registered[key] { return existing }
-        let object = kind.layout.type.init()
-        adopt(object, key: key, layout: kind.layout)
-        object.isWritten = true
-        var reader = RowReader(.statement(row), map: kind.map)
-        object.readColumns(&reader)
-        register(object)
+        let object = registered.object(for: key) {
+            let object = kind.layout.type.init()
+            adopt(object, key: key, layout: kind.layout)
+            object.isWritten = true
+            var reader = RowReader(.statement(row), map: kind.map)
+            object.readColumns(&reader)
+            return object
+        }
+        if self.kind == .main, registered.count > purgeThreshold { purge() }
         return object
     }
 

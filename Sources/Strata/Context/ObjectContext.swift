@@ -19,7 +19,7 @@ final class ObjectContext {
 
     /// One object per row. The main context drops objects nothing else holds (see ``purge()``).
     var registered = Registry()
-    private var purgeThreshold = 4096
+    var purgeThreshold = 4096
     /// What this context's objects check before they change; replaced when the context ends.
     private(set) lazy var token = ContextToken(context: self)
 
