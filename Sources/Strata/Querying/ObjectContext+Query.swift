@@ -1,0 +1,121 @@
+/// Queries: SELECT of attributes and aggregates, optionally grouped, with typed results.
+extension ObjectContext {
+    /// Runs a query and decodes each row's terms in order.
+    func query<T: StrataObject, R>(_ builder: QueryChainBuilder<T, R>) throws(StrataError) -> [[(key: String, value: (any QueryableAttributeType)?)]] {
+        guard !builder.terms.isEmpty else { throw .invalidQuery("a query needs at least one selected term") }
+        let layout = try entityLayout(T.self)
+        let storage = try core.storage(for: layout.name, configuration: builder.fetch.from.configuration)
+        var compiler = ExpressionCompiler(core: core, entity: layout)
+        var columns: [String] = []
+        for term in builder.terms {
+            columns.append(try compile(term, compiler: &compiler))
+        }
+        var conditions: [SQLFragment] = []
+        for condition in builder.fetch.conditions { conditions.append(try compiler.compile(condition.expression)) }
+        let table = core.layout.tables[layout.tableIndex]
+        if table.hasEntityColumn, layout.subtree.count < table.entities.count {
+            let codes = layout.subtree.compactMap { core.layout.entity($0)?.entityCode }.map(String.init).joined(separator: ", ")
+            conditions.insert(SQLFragment("t." + SQLFragment.quote(StoreLayout.entityColumn) + " IN (" + codes + ")"), at: 0)
+        }
+        var groups: [String] = []
+        for group in builder.groupBy {
+            switch group {
+            case .name(let path): groups.append(try compiler.column(for: path).sql)
+            case .invalid(let expression): _ = try compiler.compile(expression)
+            }
+        }
+        let order = try compiler.compile(builder.fetch.sortKeys)
+        var sql = SQLFragment("SELECT " + columns.joined(separator: ", ") + " FROM " + SQLFragment.quote(table.name) + " AS t")
+        for join in compiler.joins { sql = sql + " " + join }
+        if !conditions.isEmpty { sql = sql + " WHERE " + conditions.map(\.parenthesized).joined(separator: " AND ") }
+        if !groups.isEmpty { sql = sql + " GROUP BY " + groups.joined(separator: ", ") }
+        if !order.isEmpty { sql = sql + " ORDER BY " + order.joined(separator: ", ") }
+        sql = sql + FetchPlan.limitClause(builder.fetch.tweak)
+
+        let connection = try readingConnection(storage, tweak: builder.fetch.tweak)
+        let statement = try connection.cachedStatement(sql.text)
+        statement.bind(sql.arguments)
+        defer { statement.reset() }
+        let scope = QueryScope(storage: storage.index, table: Int32(layout.tableIndex), entityName: layout.name)
+        var rows: [[(key: String, value: (any QueryableAttributeType)?)]] = []
+        while try statement.step() {
+            let row = statement.row
+            rows.append(builder.terms.enumerated().map { index, term in (term.key, term.decode(row.value(Int32(index)), scope)) })
+        }
+        return rows
+    }
+
+    private func compile<T: StrataObject>(_ term: SelectTerm<T>, compiler: inout ExpressionCompiler) throws(StrataError) -> String {
+        if term.function == .objectID { return "t." + SQLFragment.quote(StoreLayout.idColumn) }
+        guard let path = term.path else { throw .invalidQuery("'\(term.key)' selects no attribute") }
+        let column: (sql: String, attribute: AttributeDescription?)
+        switch path {
+        case .name(let name): column = try compiler.column(for: name)
+        case .invalid(let expression):
+            _ = try compiler.compile(expression)
+            throw .invalidQuery("'\(term.key)' selects no attribute")
+        }
+        let numeric = column.attribute?.type == .decimal ? "CAST(" + column.sql + " AS REAL)" : column.sql
+        switch term.function {
+        case .attribute: return column.sql
+        case .average: return "avg(" + numeric + ")"
+        case .count: return "count(" + column.sql + ")"
+        case .maximum: return "max(" + numeric + ")"
+        case .minimum: return "min(" + numeric + ")"
+        case .sum: return "sum(" + numeric + ")"
+        case .objectID: return "t." + SQLFragment.quote(StoreLayout.idColumn)
+        }
+    }
+
+    /// The first row's first value, typed.
+    func queryValue<T: StrataObject, R: QueryableAttributeType>(_ builder: QueryChainBuilder<T, R>) throws(StrataError) -> R? {
+        try query(builder.tweak { $0.limit = 1 }).first?.first?.value as? R
+    }
+
+    /// Every row as a dictionary of its non-nil values.
+    func queryAttributes<T: StrataObject, R>(_ builder: QueryChainBuilder<T, R>) throws(StrataError) -> [QueryAttributes] {
+        try query(builder).map { row in
+            var attributes: QueryAttributes = [:]
+            for (key, value) in row { if let value { attributes[key] = value } }
+            return attributes
+        }
+    }
+}
+
+extension DataStack {
+    /// The first value a query finds, as `R`.
+    @MainActor
+    public func queryValue<T: StrataObject, R: QueryableAttributeType>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> R? {
+        try main.context.queryValue(query)
+    }
+
+    /// Every row a query finds, each as keys and typed values.
+    @MainActor
+    public func queryAttributes<T: StrataObject, R>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> [QueryAttributes] {
+        try main.context.queryAttributes(query)
+    }
+}
+
+extension BaseDataTransaction {
+    /// The first value a query finds, including this transaction's own changes.
+    public func queryValue<T: StrataObject, R: QueryableAttributeType>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> R? {
+        try context.queryValue(query)
+    }
+
+    /// Every row a query finds, including this transaction's own changes.
+    public func queryAttributes<T: StrataObject, R>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> [QueryAttributes] {
+        try context.queryAttributes(query)
+    }
+}
+
+extension ReadTransaction {
+    /// The first value a query finds.
+    public func queryValue<T: StrataObject, R: QueryableAttributeType>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> R? {
+        try context.queryValue(query)
+    }
+
+    /// Every row a query finds.
+    public func queryAttributes<T: StrataObject, R>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> [QueryAttributes] {
+        try context.queryAttributes(query)
+    }
+}

@@ -1,0 +1,92 @@
+/// One column of a query: an attribute or an aggregate of one, under a key.
+public struct SelectTerm<T: StrataObject>: Sendable {
+    enum Function: String, Sendable {
+        case attribute, average, count, maximum, minimum, sum, objectID
+    }
+
+    let function: Function
+    let path: PropertyPath?
+    /// The key of the value in `queryAttributes` rows.
+    public let key: String
+    let decode: @Sendable (SQLValue, QueryScope) -> (any QueryableAttributeType)?
+
+    private init<V: QueryableAttributeType>(_ function: Function, _ keyPath: AnyKeyPath?, alias: String?, as type: V.Type) {
+        self.function = function
+        let path = keyPath.map { Where<T>.path($0) }
+        self.path = path
+        var name = "objectID"
+        if case .name(let property)? = path { name = property }
+        self.key = alias ?? (function == .attribute || function == .objectID ? name : "\(function.rawValue)(\(name))")
+        self.decode = { value, _ in value.isNull ? nil : V(sqlValue: value) }
+    }
+
+    /// An attribute's value.
+    public static func attribute<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
+        SelectTerm(.attribute, keyPath, alias: alias, as: V.self)
+    }
+
+    /// An optional attribute's value (absent from the row when nil).
+    public static func attribute<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V?>, as alias: String? = nil) -> SelectTerm<T> {
+        SelectTerm(.attribute, keyPath, alias: alias, as: V.self)
+    }
+
+    /// The average of an attribute, as a `Double`.
+    public static func average<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
+        SelectTerm(.average, keyPath, alias: alias, as: Double.self)
+    }
+
+    /// How many objects have a value for the attribute, as an `Int`.
+    public static func count<V>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
+        SelectTerm(.count, keyPath, alias: alias, as: Int.self)
+    }
+
+    /// The largest value of an attribute.
+    public static func maximum<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
+        SelectTerm(.maximum, keyPath, alias: alias, as: V.self)
+    }
+
+    /// The smallest value of an attribute.
+    public static func minimum<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
+        SelectTerm(.minimum, keyPath, alias: alias, as: V.self)
+    }
+
+    /// The sum of an attribute.
+    public static func sum<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
+        SelectTerm(.sum, keyPath, alias: alias, as: V.self)
+    }
+
+    /// The object's ID.
+    public static func objectID(as alias: String? = nil) -> SelectTerm<T> {
+        var term = SelectTerm(.objectID, nil, alias: alias, as: Int64.self)
+        term = SelectTerm(copying: term) { value, scope in
+            Int64(sqlValue: value).map { ObjectID<T>(key: ObjectKey(storage: scope.storage, table: scope.table, rowID: $0), entityName: scope.entityName) }
+        }
+        return term
+    }
+
+    private init(copying term: SelectTerm<T>, decode: @escaping @Sendable (SQLValue, QueryScope) -> (any QueryableAttributeType)?) {
+        function = term.function
+        path = term.path
+        key = term.key
+        self.decode = decode
+    }
+}
+
+/// Where a query ran, for turning row ids back into object IDs.
+struct QueryScope: Sendable {
+    let storage: Int32
+    let table: Int32
+    let entityName: String
+}
+
+/// The rows `queryAttributes` returns: each selected key with its typed value (`Int16` for an
+/// `Int16` attribute, `Int` for counts, `Double` for averages); nil values are left out.
+public typealias QueryAttributes = [String: any QueryableAttributeType]
+
+extension ObjectID: QueryableAttributeType {
+    /// The row id.
+    public var sqlValue: SQLValue { .integer(key.rowID) }
+
+    /// IDs cannot be rebuilt from a row id alone; queries build them with their storage.
+    public init?(sqlValue: SQLValue) { nil }
+}
