@@ -48,10 +48,15 @@ struct StrataContender: Contender {
     }
 
     func aggregate(path: String) async throws -> Checksum {
-        throw BenchError.notSupported
+        try await stack(path).read { reader in
+            let rows = try reader.queryAttributes(
+                From<Item>().select(.attribute(\.category), .count(\.category, as: "n"), .average(\.score, as: "mean"))
+                    .groupBy(\.category).orderBy(.ascending(\.category)))
+            var checksum = Checksum()
+            for row in rows {
+                checksum.add(code: (row["category"] as? Int64 ?? 0) * Int64(row["n"] as? Int ?? 0), score: row["mean"] as? Double ?? 0)
+            }
+            return checksum
+        }
     }
-}
-
-enum BenchError: Error {
-    case notSupported
 }
