@@ -42,13 +42,26 @@ extension ObjectContext {
         let connection = try readingConnection(storage, tweak: chain.tweak)
         let statement = try connection.cachedStatement(plan.sql.text)
         statement.bind(plan.sql.arguments)
+        // Objects new to this context are registered after the loop, in one batch: a row appears
+        // at most once in a fetch, and the registry then grows once instead of rehashing as it fills.
         var result: [T] = []
+        var fresh: [StrataObject] = []
         while try statement.step() {
-            if let object = materialize(statement.row, plan: plan, storage: storage.index) {
-                result.append(unsafeDowncast(object, to: T.self))
+            let row = statement.row
+            guard let kind = plan.kind(of: row) else { continue }
+            let key = ObjectKey(storage: storage.index, table: kind.table, rowID: row.int64(0))
+            if let existing = registered[key] {
+                result.append(unsafeDowncast(existing, to: T.self))
+                continue
             }
+            let object = read(row, kind: kind, key: key)
+            fresh.append(object)
+            result.append(unsafeDowncast(object, to: T.self))
         }
         statement.reset()
+        registered.reserve(fresh.count)
+        for object in fresh { registered[object.key] = object }
+        if kind == .main, registered.count > purgeThreshold { purge() }
         return result
     }
 
@@ -79,18 +92,22 @@ extension ObjectContext {
         return Int(statement.row.int64(0))
     }
 
-    /// The registered object of a row, or a new one read from it.
+    /// A new object of this context, read from a row.
+    @inline(__always)
+    private func read(_ row: SQLiteRow, kind: FetchPlan.Kind, key: ObjectKey) -> StrataObject {
+        let object = kind.layout.type.init()
+        adopt(object, key: key, layout: kind.layout)
+        object.isWritten = true
+        var reader = RowReader(.statement(row), map: kind.map)
+        object.readColumns(&reader)
+        return object
+    }
+
+    /// The registered object of a row, or a new one read from it and registered.
     func materialize(_ row: SQLiteRow, plan: FetchPlan, storage: Int32) -> StrataObject? {
         guard let kind = plan.kind(of: row) else { return nil }
         let key = ObjectKey(storage: storage, table: kind.table, rowID: row.int64(0))
-        let object = registered.object(for: key) {
-            let object = kind.layout.type.init()
-            adopt(object, key: key, layout: kind.layout)
-            object.isWritten = true
-            var reader = RowReader(.statement(row), map: kind.map)
-            object.readColumns(&reader)
-            return object
-        }
+        let object = registered.object(for: key) { read(row, kind: kind, key: key) }
         if self.kind == .main, registered.count > purgeThreshold { purge() }
         return object
     }

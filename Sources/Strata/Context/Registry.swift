@@ -44,6 +44,13 @@ struct Registry {
         }
     }
 
+    /// Makes room for `additional` more entries, so a batch of inserts never rehashes midway.
+    mutating func reserve(_ additional: Int) {
+        var size = keys.count
+        while (used + additional) * 4 > size * 3 { size <<= 1 }
+        if size > keys.count { rehash(size: size) }
+    }
+
     /// The object for a key, or the one `make` creates, registered under the key.
     @inline(__always)
     mutating func object(for key: ObjectKey, orInsert make: () -> StrataObject) -> StrataObject {
@@ -101,7 +108,10 @@ struct Registry {
     /// Rehashes into a table twice as large (or the same size, to drop removed slots), moving
     /// each entry once.
     private mutating func grow() {
-        let size = count * 2 > keys.count / 2 ? keys.count * 2 : keys.count
+        rehash(size: count * 2 > keys.count / 2 ? keys.count * 2 : keys.count)
+    }
+
+    private mutating func rehash(size: Int) {
         var oldKeys = Array(repeating: Self.empty, count: size)
         var oldObjects = Array(repeating: StrataObject?.none, count: size)
         swap(&oldKeys, &keys)
