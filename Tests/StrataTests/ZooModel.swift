@@ -31,6 +31,7 @@ final class Person: StrataObject {
     private var _settings: Settings?
     private var _email: String?
     private var _mood: Mood?
+    private var _spouse: Int64?
 
     var name: String { get { _name } set { willSet(0, "name"); _name = newValue } }
     var age: Int16 { get { _age } set { willSet(1, "age"); _age = newValue } }
@@ -47,6 +48,11 @@ final class Person: StrataObject {
     var settings: Settings? { get { _settings } set { willSet(12, "settings"); _settings = newValue } }
     var email: String? { get { _email } set { willSet(13, "email"); _email = newValue } }
     var mood: Mood? { get { _mood } set { willSet(14, "mood"); _mood = newValue } }
+
+    var pets: Set<Dog> { get { Set(toMany(0, as: Dog.self)) } set { setToMany(0, "pets", newValue) } }
+    var friends: [Person] { get { toMany(1) } set { setToMany(1, "friends", newValue) } }
+    var cats: [Cat] { get { toMany(2) } set { setToMany(2, "cats", newValue) } }
+    var spouse: Person? { get { toOne(3) } set { setToOne(3, "spouse", newValue) } }
 
     override func setInitialValues() {
         super.setInitialValues()
@@ -71,6 +77,7 @@ final class Person: StrataObject {
         _settings = reader.codable(coder: .json)
         _email = reader.optionalString()
         _mood = reader.optionalValue()
+        _spouse = reader.optionalInt64()
     }
 
     override func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {
@@ -90,7 +97,22 @@ final class Person: StrataObject {
         case 12: binder.bind(codable: _settings, coder: .json)
         case 13: binder.bind(_email)
         case 14: binder.bind(_mood)
+        case 15: binder.bind(_spouse)
         default: super.bindColumn(ordinal, to: &binder)
+        }
+    }
+
+    override func foreignKey(_ ordinal: Int) -> Int64? {
+        switch ordinal {
+        case 15: return _spouse
+        default: return super.foreignKey(ordinal)
+        }
+    }
+
+    override func setForeignKey(_ ordinal: Int, _ value: Int64?) {
+        switch ordinal {
+        case 15: _spouse = value
+        default: super.setForeignKey(ordinal, value)
         }
     }
 
@@ -159,24 +181,38 @@ final class Dog: Animal {
 
 
     private var _nickname: String?
+    private var _master: Int64?
     var nickname: String? { get { _nickname } set { willSet(1, "nickname"); _nickname = newValue } }
+    var master: Person? { get { toOne(0) } set { setToOne(0, "master", newValue) } }
 
     override func readColumns(_ reader: inout RowReader) {
         super.readColumns(&reader)
         _nickname = reader.optionalString()
+        _master = reader.optionalInt64()
     }
 
     override func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {
         switch ordinal {
         case 1: binder.bind(_nickname)
+        case 2: binder.bind(_master)
         default: super.bindColumn(ordinal, to: &binder)
         }
+    }
+
+    override func foreignKey(_ ordinal: Int) -> Int64? {
+        ordinal == 2 ? _master : super.foreignKey(ordinal)
+    }
+
+    override func setForeignKey(_ ordinal: Int, _ value: Int64?) {
+        if ordinal == 2 { _master = value } else { super.setForeignKey(ordinal, value) }
     }
 
     override class func propertyName(for keyPath: AnyKeyPath) -> String? {
         switch keyPath {
         case \Dog.species: return "species"
         case \Dog.nickname: return "nickname"
+        case \Dog.master?.name: return "master.name"
+        case \Dog.master?.age: return "master.age"
         default: return super.propertyName(for: keyPath)
         }
     }
@@ -187,18 +223,30 @@ final class Cat: Animal {
 
 
     private var _lives: Int32 = 9
+    private var _owner: Int64?
     var lives: Int32 { get { _lives } set { willSet(1, "lives"); _lives = newValue } }
+    var owner: Person? { get { toOne(0) } set { setToOne(0, "owner", newValue) } }
 
     override func readColumns(_ reader: inout RowReader) {
         super.readColumns(&reader)
         _lives = Int32(truncatingIfNeeded: reader.int64())
+        _owner = reader.optionalInt64()
     }
 
     override func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {
         switch ordinal {
         case 1: binder.bind(Int64(_lives))
+        case 2: binder.bind(_owner)
         default: super.bindColumn(ordinal, to: &binder)
         }
+    }
+
+    override func foreignKey(_ ordinal: Int) -> Int64? {
+        ordinal == 2 ? _owner : super.foreignKey(ordinal)
+    }
+
+    override func setForeignKey(_ ordinal: Int, _ value: Int64?) {
+        if ordinal == 2 { _owner = value } else { super.setForeignKey(ordinal, value) }
     }
 
     override class func propertyName(for keyPath: AnyKeyPath) -> String? {
@@ -227,15 +275,24 @@ enum Zoo {
         AttributeDescription("settings", .codable, optional: true),
         AttributeDescription("email", .string, storageKey: "e_mail", optional: true, unique: true),
         AttributeDescription("mood", .string, optional: true),
+    ], relationships: [
+        RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade),
+        RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 3),
+        RelationshipDescription("cats", destination: "Cat", inverse: "owner", kind: .ordered, deleteRule: .deny),
+        RelationshipDescription("spouse", destination: "Person", inverse: "spouse"),
     ])
     static let animal = EntityDescription("Animal", abstract: true, attributes: [
         AttributeDescription("species", .string),
     ])
     static let dog = EntityDescription("Dog", parent: "Animal", attributes: [
         AttributeDescription("nickname", .string, optional: true),
+    ], relationships: [
+        RelationshipDescription("master", destination: "Person", inverse: "pets"),
     ])
     static let cat = EntityDescription("Cat", parent: "Animal", attributes: [
         AttributeDescription("lives", .int32),
+    ], relationships: [
+        RelationshipDescription("owner", destination: "Person", inverse: "cats"),
     ])
 
     static let v1 = ModelVersion("V1", entities: [person, animal, dog, cat], versionLock: [

@@ -59,10 +59,11 @@ extension ObjectContext {
         return id
     }
 
-    /// Deletes an object of this context.
+    /// Deletes an object of this context, applying its relationships' delete rules.
     func delete(_ object: StrataObject) {
         guard object.token === token, !object.isDeleted else { return }
         object.isDeleted = true
+        applyDeleteRules(object)
         if !object.isWritten {
             unwritten.removeAll { $0 === object }
             registered[object.key] = nil
@@ -76,6 +77,11 @@ extension ObjectContext {
         }
     }
 
+    /// The writer connection of a storage inside its open SQLite transaction.
+    func beginWriting(_ storage: Int32) throws(StrataError) -> SQLiteConnection {
+        try begin(storage)
+    }
+
     private func begin(_ storage: Int32) throws(StrataError) -> SQLiteConnection {
         let connection = try connection(for: storage)
         if openTransactions.insert(storage).inserted {
@@ -86,10 +92,12 @@ extension ObjectContext {
 
     /// Writes every pending change inside the open SQLite transactions (opening them first).
     func flush() throws(StrataError) {
-        guard kind == .transaction, !(unwritten.isEmpty && dirtyWritten.isEmpty && pendingDeletes.isEmpty) else { return }
+        guard kind == .transaction,
+              !(unwritten.isEmpty && dirtyWritten.isEmpty && pendingDeletes.isEmpty && changedToMany.isEmpty && deletedLinks.isEmpty) else { return }
         if let deferredError { throw deferredError }
         try insertUnwritten()
         try updateDirty()
+        try flushRelationships()
         try deletePending()
     }
 
@@ -188,6 +196,8 @@ extension ObjectContext {
     /// Required attributes of new objects must have been given a value.
     private func validate() throws(StrataError) {
         if let deferredError { throw deferredError }
+        try validateRelationships()
+        if let deferredError { throw deferredError }
         for object in created where !object.isDeleted {
             guard let layout = object.layout else { continue }
             for ordinal in layout.requiredOrdinals where !object.assigned.contains(ordinal) {
@@ -213,6 +223,10 @@ extension ObjectContext {
     /// The commit's changes as values: updated objects carry every column for the main context.
     private func summarize() -> CommitSummary {
         var summary = CommitSummary()
+        summary.relationshipsChanged = relationshipsChanged
+        relationshipsChanged = false
+        countChecks.removeAll()
+        denials.removeAll()
         summary.inserted = created.compactMap { $0.isDeleted ? nil : $0.key }
         summary.deleted = log.deleted
         for (key, object) in log.updated where !object.isInserted {

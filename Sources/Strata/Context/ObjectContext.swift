@@ -48,6 +48,17 @@ final class ObjectContext {
     var openTransactions: Set<Int32> = []
     /// A problem found while creating objects, reported by the next commit.
     var deferredError: StrataError?
+    /// To-many relationships whose positions or link rows must be written.
+    var changedToMany: [ToManyKey: (StrataObject, RelationshipLayout)] = [:]
+    /// To-many relationships with `min` or `max` that changed, checked at commit.
+    var countChecks: [ToManyKey: (StrataObject, RelationshipLayout)] = [:]
+    /// Deleted objects whose `deny` relationships had destinations, checked at commit.
+    var denials: [(StrataObject, RelationshipLayout)] = []
+    /// Deleted objects whose many-to-many link rows must go.
+    var deletedLinks: [(StrataObject, RelationshipLayout)] = []
+    /// Whether any relationship changed since the last commit (the main context then reloads
+    /// its to-many relationships).
+    var relationshipsChanged = false
 
     /// A context whose own connections come from `openConnection`; `openReader` gives a
     /// transaction read-only connections for fetches that skip its pending changes.
@@ -125,6 +136,11 @@ final class ObjectContext {
         pendingDeletes.removeAll()
         log = ChangeLog()
         deferredError = nil
+        changedToMany.removeAll()
+        countChecks.removeAll()
+        denials.removeAll()
+        deletedLinks.removeAll()
+        relationshipsChanged = false
     }
 }
 
@@ -152,6 +168,8 @@ struct CommitSummary: Sendable {
     var updated: [ObjectKey: (entity: String, values: [SQLValue])] = [:]
     /// Deleted rows with their entity names.
     var deleted: [ObjectKey: String] = [:]
+    /// Whether relationships changed, so loaded to-many relationships must be reloaded.
+    var relationshipsChanged = false
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !relationshipsChanged }
 }

@@ -46,6 +46,62 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     /// Gives a new object its per-insert initial values (`initial: now | uuid`); generated.
     open func setInitialValues() {}
 
+    /// The row id a to-one relationship's foreign-key column holds, by lineage ordinal; generated.
+    open func foreignKey(_ ordinal: Int) -> Int64? { nil }
+
+    /// Sets a to-one relationship's foreign-key value, by lineage ordinal; generated.
+    open func setForeignKey(_ ordinal: Int, _ value: Int64?) {}
+
+    /// Loaded to-many relationships: lineage relationship index to the related objects' keys.
+    final var toManyKeys: [Int: [ObjectKey]]?
+
+    /// The destination of the to-one relationship at a lineage relationship index.
+    public final func toOne<D: StrataObject>(_ relationship: Int, as type: D.Type = D.self) -> D? {
+        guard let context else { return nil }
+        return context.destination(of: self, relationship: relationship) as? D
+    }
+
+    /// Sets the to-one relationship at a lineage relationship index, updating its inverse.
+    public final func setToOne<D: StrataObject>(_ relationship: Int, _ property: StaticString, _ value: D?) {
+        checkRelating(property, [value].compactMap { $0 })
+        context?.setToOne(self, relationship: relationship, to: value)
+    }
+
+    /// The objects of the to-many relationship at a lineage relationship index, in stored order.
+    public final func toMany<D: StrataObject>(_ relationship: Int, as type: D.Type = D.self) -> [D] {
+        guard let context else { return [] }
+        return context.related(self, relationship: relationship).compactMap { $0 as? D }
+    }
+
+    /// Sets the to-many relationship at a lineage relationship index, updating every inverse.
+    public final func setToMany<D: StrataObject, S: Sequence>(_ relationship: Int, _ property: StaticString, _ values: S) where S.Element == D {
+        let objects = Array(values)
+        checkRelating(property, objects)
+        context?.setToMany(self, relationship: relationship, to: objects)
+    }
+
+    /// Relationship setters accept objects of this object's own transaction only.
+    private func checkRelating(_ property: StaticString, _ objects: [StrataObject]) {
+        willSet(-1, property)
+        for object in objects where object.token !== token {
+            let entity = Swift.type(of: self).entityName
+            let other = Swift.type(of: object).entityName
+            preconditionFailure("Strata: '\(entity).\(property)' was given a \(other) from another context; "
+                                + "relate objects of one transaction: transaction.edit(\(other.prefix(1).lowercased() + other.dropFirst()))")
+        }
+        for object in objects where object.isDeleted {
+            preconditionFailure("Strata: '\(Swift.type(of: self).entityName).\(property)' was given a deleted \(Swift.type(of: object).entityName)")
+        }
+    }
+
+    /// Marks a column changed on behalf of the runtime (inverse updates), without the setter checks.
+    final func markChanged(_ ordinal: Int) {
+        assigned.insert(ordinal)
+        if dirty.insert(ordinal), isWritten {
+            token?.context?.markUpdated(self)
+        }
+    }
+
     /// The typed ID of this object.
     public final func objectID<T: StrataObject>(as type: T.Type = T.self) -> ObjectID<T> {
         ObjectID(key: key, entityName: Swift.type(of: self).entityName)
@@ -73,6 +129,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
                 preconditionFailure("Strata: '\(entity).\(property)' was set on a deleted object")
             }
         }
+        guard ordinal >= 0 else { return }
         assigned.insert(ordinal)
         if dirty.insert(ordinal), isWritten {
             token.context?.markUpdated(self)

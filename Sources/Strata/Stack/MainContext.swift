@@ -21,6 +21,9 @@ final class MainContext {
             var reader = RowReader(.values(change.values), map: (0..<Int32(layout.columns.count)).map { $0 })
             object.readColumns(&reader)
         }
+        if summary.relationshipsChanged {
+            for object in context.registered.values { object.toManyKeys = nil }
+        }
         for key in summary.deleted.keys {
             guard let object = context.registeredObject(key) else { continue }
             object.isDeleted = true

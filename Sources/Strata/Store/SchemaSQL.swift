@@ -16,6 +16,16 @@ enum SchemaSQL {
         for table in layout.tables where names.contains(table.name) {
             statements += create(table, layout: layout)
         }
+        var links: Set<String> = []
+        for relationship in layout.relationships.values.flatMap({ $0 }) {
+            guard case .linkTable(let name) = relationship.storage, let table = layout.entity(relationship.owner)?.table,
+                  names.contains(table), links.insert(name).inserted else { continue }
+        }
+        for name in links.sorted() {
+            statements.append("CREATE TABLE \(SQLFragment.quote(name)) (owner INTEGER NOT NULL, target INTEGER NOT NULL, "
+                              + "position INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (owner, target)) WITHOUT ROWID")
+            statements.append("CREATE INDEX \(SQLFragment.quote(name + "_target")) ON \(SQLFragment.quote(name)) (target)")
+        }
         return statements
     }
 
@@ -26,6 +36,9 @@ enum SchemaSQL {
         for column in table.columns {
             let required = column.owner == table.root.name && column.attribute.map { !$0.isOptional } == true
             columns.append(SQLFragment.quote(column.name) + " " + column.sqlType + (required ? " NOT NULL" : ""))
+        }
+        for column in orderColumns(of: table, layout: layout) {
+            columns.append(SQLFragment.quote(column) + " INTEGER")
         }
         var statements = ["CREATE TABLE \(quotedTable) (" + columns.joined(separator: ", ") + ")"]
         func index(_ keys: [String], unique: Bool) {
@@ -45,5 +58,16 @@ enum SchemaSQL {
             for group in layout.entity(name)?.description.uniqueness ?? [] { index(group, unique: true) }
         }
         return statements
+    }
+
+    /// Order columns other tables' ordered to-many relationships keep in this table.
+    static func orderColumns(of table: TableLayout, layout: StoreLayout) -> [String] {
+        var result: [String] = []
+        for relationship in layout.relationships.values.flatMap({ $0 }) {
+            guard case .inverseForeignKey(_, let order?) = relationship.storage,
+                  layout.entity(relationship.destination)?.table == table.name, !result.contains(order) else { continue }
+            result.append(order)
+        }
+        return result.sorted()
     }
 }

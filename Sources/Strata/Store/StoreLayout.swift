@@ -103,6 +103,8 @@ final class StoreLayout: Sendable {
     let version: ModelVersion
     let tables: [TableLayout]
     let entities: [String: EntityLayout]
+    /// Each entity's relationships (its whole lineage's), resolved.
+    let relationships: [String: [RelationshipLayout]]
 
     init(version: ModelVersion, types: [String: StrataObject.Type]) {
         self.version = version
@@ -140,6 +142,12 @@ final class StoreLayout: Sendable {
         }
         self.tables = tables
         self.entities = entities
+        self.relationships = StoreLayout.relationshipLayouts(entities: entities)
+    }
+
+    /// The resolved relationship at a lineage index of an entity.
+    func relationship(_ index: Int, of entity: String) -> RelationshipLayout? {
+        relationships[entity]?.first { $0.index == index }
     }
 
     /// The layout of an entity of this version.
