@@ -6,10 +6,12 @@ let package = Package(
     products: [
         .executable(name: "strata", targets: ["strata"]),
         .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "StrataSwiftLog", targets: ["StrataSwiftLog"]),
         .library(name: "StrataSchema", targets: ["StrataSchema"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -25,6 +27,10 @@ let package = Package(
         .target(
             name: "Strata",
             dependencies: ["CSQLite"]
+        ),
+        .target(
+            name: "StrataSwiftLog",
+            dependencies: ["Strata", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "StrataSchema",
@@ -43,7 +49,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataTests",
-            dependencies: ["Strata"]
+            dependencies: ["Strata", "StrataSwiftLog", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "StrataCLITests",

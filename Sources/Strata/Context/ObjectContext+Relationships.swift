@@ -4,7 +4,7 @@ extension ObjectContext {
     /// The resolved relationship at a lineage index of an object's entity.
     func relationship(_ index: Int, of object: StrataObject) -> RelationshipLayout {
         guard let layout = object.layout, let relationship = core.layout.relationship(index, of: layout.name) else {
-            preconditionFailure("Strata: \(type(of: object).entityName) has no relationship #\(index)")
+            misuse("Strata: \(type(of: object).entityName) has no relationship #\(index)")
         }
         return relationship
     }

@@ -28,9 +28,9 @@ extension ObjectContext {
         let identifier = ObjectIdentifier(type)
         if let last = lastCreate, last.type == identifier, last.configuration == configuration { return last }
         guard let layout = core.layout.entity(type.entityName) else {
-            preconditionFailure("Strata: '\(type.entityName)' is not an entity of model '\(core.history.modelName)'")
+            misuse("Strata: '\(type.entityName)' is not an entity of model '\(core.history.modelName)'")
         }
-        precondition(!layout.description.isAbstract, "Strata: '\(layout.name)' is abstract; create one of its subentities instead")
+        if layout.description.isAbstract { misuse("Strata: '\(layout.name)' is abstract; create one of its subentities instead") }
         var table: StackCore.TableKey?
         do {
             let storage = try core.storage(for: layout.name, configuration: configuration)

@@ -30,7 +30,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
 
     /// The entity name; generated classes override it.
     open class var entityName: String {
-        preconditionFailure("Strata: \(self) does not override entityName; entity classes come from the generator")
+        misuse("Strata: \(self) does not override entityName; entity classes come from the generator")
     }
 
     /// The Swift property name for a key path of this class (`\Person.name` → `"name"`,
@@ -86,11 +86,11 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
         for object in objects where object.token !== token {
             let entity = Swift.type(of: self).entityName
             let other = Swift.type(of: object).entityName
-            preconditionFailure("Strata: '\(entity).\(property)' was given a \(other) from another context; "
+            misuse("Strata: '\(entity).\(property)' was given a \(other) from another context; "
                                 + "relate objects of one transaction: transaction.edit(\(other.prefix(1).lowercased() + other.dropFirst()))")
         }
         for object in objects where object.isDeleted {
-            preconditionFailure("Strata: '\(Swift.type(of: self).entityName).\(property)' was given a deleted \(Swift.type(of: object).entityName)")
+            misuse("Strata: '\(Swift.type(of: self).entityName).\(property)' was given a deleted \(Swift.type(of: object).entityName)")
         }
     }
 
@@ -117,16 +117,16 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
             let entity = Swift.type(of: self).entityName
             switch token?.state {
             case nil:
-                preconditionFailure("Strata: '\(entity).\(property)' was set on an object that belongs to no transaction; "
+                misuse("Strata: '\(entity).\(property)' was set on an object that belongs to no transaction; "
                                     + "create objects with transaction.create(Into<\(entity)>()) and change them inside a transaction")
             case .readOnly?:
-                preconditionFailure("Strata: '\(entity).\(property)' was set on an object of a read-only context; "
+                misuse("Strata: '\(entity).\(property)' was set on an object of a read-only context; "
                                     + "change it inside a transaction: transaction.edit(object)")
             case .finished?:
-                preconditionFailure("Strata: '\(entity).\(property)' was set on an object of a transaction that has ended; "
+                misuse("Strata: '\(entity).\(property)' was set on an object of a transaction that has ended; "
                                     + "pass its ObjectID to a new transaction and edit it there")
             case .writable?:
-                preconditionFailure("Strata: '\(entity).\(property)' was set on a deleted object")
+                misuse("Strata: '\(entity).\(property)' was set on a deleted object")
             }
         }
         guard ordinal >= 0 else { return }
@@ -166,4 +166,10 @@ final class ContextToken {
         self.kind = context.kind
         self.state = context.kind == .transaction ? .writable : .readOnly
     }
+}
+
+/// Logs a programming error at `fatal`, then stops the process with the same message.
+func misuse(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+    log(.fatal, message, file: file, line: line)
+    preconditionFailure(message, file: file, line: line)
 }

@@ -69,6 +69,7 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
             writer.adopt(connection, for: handle.index)
             return try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
         })
+        log(.notice, "added \(storage) for configuration '\(configuration)' of \(schemaHistory.modelName) \(schemaHistory.currentVersion.name)")
     }
 
     /// `DataStack(PetStore V2: SQLiteStore(/path), InMemoryStore(Cache))`.

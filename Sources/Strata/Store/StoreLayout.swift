@@ -129,7 +129,7 @@ final class StoreLayout: Sendable {
                 guard let description = byName[member] else { continue }
                 let code: Int64? = hasEntityColumn ? Int64(offset + 1) : nil
                 guard let type = types[member] else {
-                    preconditionFailure("Strata: the schema history has no class for entity '\(member)'")
+                    misuse("Strata: the schema history has no class for entity '\(member)'")
                 }
                 let layout = EntityLayout(description: description, type: type, table: root.name, tableIndex: tables.count,
                                           lineage: lineage(description), entityCode: code, subtree: [member] + descendants(member))

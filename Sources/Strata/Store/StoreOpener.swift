@@ -22,6 +22,7 @@ enum StoreOpener {
             default: mismatch = false
             }
             guard mismatch, options.contains(.recreateStoreOnModelMismatch), !handle.isInMemory else { throw error }
+            log(.warning, "recreating an empty store because \(error)")
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: handle.path + suffix) }
             return try openChecked(handle, core: core)
         }

@@ -27,6 +27,7 @@ extension DataStack {
             return .success((value, summary))
         } catch let error as StrataError {
             context.rollback()
+            if error != .userCancelled { log(.warning, "a transaction was rolled back: \(error)") }
             return .failure(error)
         } catch {
             context.rollback()

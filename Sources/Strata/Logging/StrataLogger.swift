@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+
+/// How serious a log message is.
+public enum LogLevel: Int, Sendable, Comparable, CustomStringConvertible {
+    /// Step-by-step detail: each commit's counts, each storage opened.
+    case trace
+    /// Something worth knowing: a storage added, a store recreated.
+    case notice
+    /// Something probably wrong: a failed commit, a read that was skipped.
+    case warning
+    /// A programming error about to stop the process.
+    case fatal
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// `trace`, `notice`, `warning`, `fatal`.
+    public var description: String {
+        switch self {
+        case .trace: return "trace"
+        case .notice: return "notice"
+        case .warning: return "warning"
+        case .fatal: return "fatal"
+        }
+    }
+}
+
+/// Where Strata's log messages go. Set ``StrataDefaults/logger`` to your own, or to the swift-log
+/// bridge in the `StrataSwiftLog` product.
+public protocol StrataLogger: Sendable {
+    /// Records a message; `message` is only evaluated when the level is enabled.
+    func log(level: LogLevel, message: @autoclosure () -> String, file: StaticString, line: UInt)
+}
+
+/// Writes messages at or above a level to standard error as `[Strata] warning: ...`.
+public struct ConsoleLogger: StrataLogger {
+    /// The least serious level written.
+    public var minimumLevel: LogLevel
+
+    /// A console logger; notices and above by default.
+    public init(minimumLevel: LogLevel = .notice) {
+        self.minimumLevel = minimumLevel
+    }
+
+    public func log(level: LogLevel, message: @autoclosure () -> String, file: StaticString, line: UInt) {
+        guard level >= minimumLevel else { return }
+        FileHandle.standardError.write(Data("[Strata] \(level): \(message())\n".utf8))
+    }
+}
+
+/// Process-wide settings.
+public enum StrataDefaults {
+    private static let current = Mutex<any StrataLogger>(ConsoleLogger())
+
+    /// The logger every stack uses; a ``ConsoleLogger`` at `notice` unless you set another.
+    public static var logger: any StrataLogger {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
+    }
+}
+
+/// Logs through the current logger.
+func log(_ level: LogLevel, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
+    StrataDefaults.logger.log(level: level, message: message(), file: file, line: line)
+}
