@@ -218,3 +218,18 @@ struct TransactionTests {
         #expect(try stack.fetchCount(From<Animal>().where(\.species == "dog")) == 1)
     }
 }
+
+@Suite("Debug descriptions")
+struct DebugDescriptionTests {
+    @Test func transactionsAndObjectsDescribeThemselves() async throws {
+        let stack = try makeStack()
+        let text = try await stack.perform { transaction in
+            let person = transaction.create(Into<Person>())
+            person.name = "Ann"
+            return (transaction.debugDescription, person.debugDescription)
+        }
+        #expect(text.0 == "<AsynchronousDataTransaction: 1 created, 0 updated, 0 deleted>")
+        #expect(text.1 == "<Person #1 (transaction)>")
+        #expect(stack.debugDescription == "DataStack(Zoo V1: Default: in-memory store)")
+    }
+}

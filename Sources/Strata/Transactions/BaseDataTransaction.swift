@@ -2,9 +2,15 @@
 ///
 /// Transactions are not `Sendable`: use one only inside the closure (or, for an unsafe
 /// transaction, on the thread) it was given to.
-public class BaseDataTransaction {
+public class BaseDataTransaction: CustomDebugStringConvertible {
     let context: ObjectContext
     var isFinished = false
+
+    /// `<AsynchronousDataTransaction: 2 created, 1 updated, 0 deleted>`.
+    public var debugDescription: String {
+        "<\(type(of: self)): \(insertedObjects().count) created, \(context.log.updated.count) updated, \(context.log.deleted.count) deleted"
+            + (isFinished ? ", finished>" : ">")
+    }
 
     init(context: ObjectContext) {
         self.context = context
