@@ -57,43 +57,23 @@ public struct Where<T: StrataObject>: Sendable {
         }
     }
 
-    /// Text that contains `substring`.
-    public static func contains(_ keyPath: KeyPath<T, String>, _ substring: String, caseInsensitive: Bool = false) -> Where<T> {
-        text(keyPath, .contains, substring, caseInsensitive)
-    }
-
-    /// Optional text that contains `substring` (nil never matches).
-    public static func contains(_ keyPath: KeyPath<T, String?>, _ substring: String, caseInsensitive: Bool = false) -> Where<T> {
+    /// Text that contains `substring` (nil never matches).
+    public static func contains<V: TextAttribute>(_ keyPath: KeyPath<T, V>, _ substring: String, caseInsensitive: Bool = false) -> Where<T> {
         text(keyPath, .contains, substring, caseInsensitive)
     }
 
     /// Text that starts with `prefix`.
-    public static func beginsWith(_ keyPath: KeyPath<T, String>, _ prefix: String, caseInsensitive: Bool = false) -> Where<T> {
-        text(keyPath, .beginsWith, prefix, caseInsensitive)
-    }
-
-    /// Optional text that starts with `prefix`.
-    public static func beginsWith(_ keyPath: KeyPath<T, String?>, _ prefix: String, caseInsensitive: Bool = false) -> Where<T> {
+    public static func beginsWith<V: TextAttribute>(_ keyPath: KeyPath<T, V>, _ prefix: String, caseInsensitive: Bool = false) -> Where<T> {
         text(keyPath, .beginsWith, prefix, caseInsensitive)
     }
 
     /// Text that ends with `suffix`.
-    public static func endsWith(_ keyPath: KeyPath<T, String>, _ suffix: String, caseInsensitive: Bool = false) -> Where<T> {
-        text(keyPath, .endsWith, suffix, caseInsensitive)
-    }
-
-    /// Optional text that ends with `suffix`.
-    public static func endsWith(_ keyPath: KeyPath<T, String?>, _ suffix: String, caseInsensitive: Bool = false) -> Where<T> {
+    public static func endsWith<V: TextAttribute>(_ keyPath: KeyPath<T, V>, _ suffix: String, caseInsensitive: Bool = false) -> Where<T> {
         text(keyPath, .endsWith, suffix, caseInsensitive)
     }
 
     /// Text matching a SQL LIKE pattern: `%` any run of characters, `_` one character, `\` escapes.
-    public static func like(_ keyPath: KeyPath<T, String>, _ pattern: String, caseInsensitive: Bool = false) -> Where<T> {
-        text(keyPath, .like, pattern, caseInsensitive)
-    }
-
-    /// Optional text matching a SQL LIKE pattern.
-    public static func like(_ keyPath: KeyPath<T, String?>, _ pattern: String, caseInsensitive: Bool = false) -> Where<T> {
+    public static func like<V: TextAttribute>(_ keyPath: KeyPath<T, V>, _ pattern: String, caseInsensitive: Bool = false) -> Where<T> {
         text(keyPath, .like, pattern, caseInsensitive)
     }
 
@@ -181,3 +161,9 @@ enum PropertyPath: Sendable {
     case name(String)
     case invalid(WhereExpression)
 }
+
+/// Attribute types text matches apply to: `String` and `String?`.
+public protocol TextAttribute {}
+
+extension String: TextAttribute {}
+extension Optional: TextAttribute where Wrapped == String {}

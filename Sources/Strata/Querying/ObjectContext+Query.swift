@@ -95,27 +95,3 @@ extension DataStack {
         try main.context.queryAttributes(query)
     }
 }
-
-extension BaseDataTransaction {
-    /// The first value a query finds, including this transaction's own changes.
-    public func queryValue<T: StrataObject, R: QueryableAttributeType>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> R? {
-        try context.queryValue(query)
-    }
-
-    /// Every row a query finds, including this transaction's own changes.
-    public func queryAttributes<T: StrataObject, R>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> [QueryAttributes] {
-        try context.queryAttributes(query)
-    }
-}
-
-extension ReadTransaction {
-    /// The first value a query finds.
-    public func queryValue<T: StrataObject, R: QueryableAttributeType>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> R? {
-        try context.queryValue(query)
-    }
-
-    /// Every row a query finds.
-    public func queryAttributes<T: StrataObject, R>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> [QueryAttributes] {
-        try context.queryAttributes(query)
-    }
-}

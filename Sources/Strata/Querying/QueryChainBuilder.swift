@@ -61,12 +61,12 @@ extension FetchChainBuilder {
 extension From {
     /// A query of one value of type `R`: `.select(Int.self, .maximum(\.age))`.
     public func select<R: QueryableAttributeType>(_ type: R.Type, _ term: SelectTerm<T>) -> QueryChainBuilder<T, R> {
-        QueryChainBuilder(fetch: chain, terms: [term])
+        chain.select(type, term)
     }
 
     /// A query of one attribute: `.select(\.age)`.
     public func select<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>) -> QueryChainBuilder<T, V> {
-        QueryChainBuilder(fetch: chain, terms: [.attribute(keyPath)])
+        chain.select(keyPath)
     }
 
     /// A query of several terms, for `queryAttributes`.

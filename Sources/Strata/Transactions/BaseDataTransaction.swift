@@ -2,18 +2,13 @@
 ///
 /// Transactions are not `Sendable`: use one only inside the closure (or, for an unsafe
 /// transaction, on the thread) it was given to.
-public class BaseDataTransaction: CustomDebugStringConvertible {
-    let context: ObjectContext
+public class BaseDataTransaction: FetchingContext, CustomDebugStringConvertible {
     var isFinished = false
 
     /// `<AsynchronousDataTransaction: 2 created, 1 updated, 0 deleted>`.
     public var debugDescription: String {
         "<\(type(of: self)): \(insertedObjects().count) created, \(context.log.updated.count) updated, \(context.log.deleted.count) deleted"
             + (isFinished ? ", finished>" : ">")
-    }
-
-    init(context: ObjectContext) {
-        self.context = context
     }
 
     /// Whether anything was created, changed or deleted and not yet committed.
@@ -90,33 +85,6 @@ public class BaseDataTransaction: CustomDebugStringConvertible {
     /// IDs of objects deleted in this transaction and not yet committed.
     public func deletedObjectIDs<T: StrataObject>(_ type: T.Type = StrataObject.self) -> [ObjectID<T>] {
         context.log.deleted.map { ObjectID<T>(key: $0.key, entityName: $0.value) }.sorted { $0.rowID < $1.rowID }
-    }
-
-    // MARK: Fetching
-
-    /// Every object a fetch finds, including this transaction's own changes.
-    public func fetchAll<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [F.Entity] {
-        try context.fetch(fetch.fetchChain)
-    }
-
-    /// The first object a fetch finds.
-    public func fetchOne<F: FetchDescription>(_ fetch: F) throws(StrataError) -> F.Entity? {
-        try context.fetch(fetch.fetchChain.tweak { $0.limit = 1 }).first
-    }
-
-    /// How many objects a fetch finds.
-    public func fetchCount<F: FetchDescription>(_ fetch: F) throws(StrataError) -> Int {
-        try context.count(fetch.fetchChain)
-    }
-
-    /// The IDs of every object a fetch finds.
-    public func fetchObjectIDs<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [ObjectID<F.Entity>] {
-        try context.fetchIDs(fetch.fetchChain)
-    }
-
-    /// The ID of the first object a fetch finds.
-    public func fetchObjectID<F: FetchDescription>(_ fetch: F) throws(StrataError) -> ObjectID<F.Entity>? {
-        try context.fetchIDs(fetch.fetchChain.tweak { $0.limit = 1 }).first
     }
 }
 

@@ -3,33 +3,7 @@ import Dispatch
 /// A read-only context on its own WAL reader connections, for work off the main actor: fetch
 /// objects, and return what they hold as snapshots or IDs. Several run at once, and none waits for
 /// a transaction.
-public final class ReadTransaction {
-    let context: ObjectContext
-
-    init(context: ObjectContext) {
-        self.context = context
-    }
-
-    /// Every object a fetch finds.
-    public func fetchAll<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [F.Entity] {
-        try context.fetch(fetch.fetchChain)
-    }
-
-    /// The first object a fetch finds.
-    public func fetchOne<F: FetchDescription>(_ fetch: F) throws(StrataError) -> F.Entity? {
-        try context.fetch(fetch.fetchChain.tweak { $0.limit = 1 }).first
-    }
-
-    /// How many objects a fetch finds.
-    public func fetchCount<F: FetchDescription>(_ fetch: F) throws(StrataError) -> Int {
-        try context.count(fetch.fetchChain)
-    }
-
-    /// The IDs of every object a fetch finds.
-    public func fetchObjectIDs<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [ObjectID<F.Entity>] {
-        try context.fetchIDs(fetch.fetchChain)
-    }
-
+public final class ReadTransaction: FetchingContext {
     /// This context's instance of the object with an ID; nil when it no longer exists.
     public func fetchExisting<T: StrataObject>(_ objectID: ObjectID<T>) -> T? {
         (try? context.existingObject(objectID.key, entityName: objectID.entityName)) as? T

@@ -1,0 +1,43 @@
+/// What transactions and read contexts share: fetching and querying their own context.
+public class FetchingContext {
+    let context: ObjectContext
+
+    init(context: ObjectContext) {
+        self.context = context
+    }
+
+    /// Every object a fetch finds.
+    public func fetchAll<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [F.Entity] {
+        try context.fetch(fetch.fetchChain)
+    }
+
+    /// The first object a fetch finds.
+    public func fetchOne<F: FetchDescription>(_ fetch: F) throws(StrataError) -> F.Entity? {
+        try context.fetch(fetch.fetchChain.tweak { $0.limit = 1 }).first
+    }
+
+    /// How many objects a fetch finds.
+    public func fetchCount<F: FetchDescription>(_ fetch: F) throws(StrataError) -> Int {
+        try context.count(fetch.fetchChain)
+    }
+
+    /// The IDs of every object a fetch finds.
+    public func fetchObjectIDs<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [ObjectID<F.Entity>] {
+        try context.fetchIDs(fetch.fetchChain)
+    }
+
+    /// The ID of the first object a fetch finds.
+    public func fetchObjectID<F: FetchDescription>(_ fetch: F) throws(StrataError) -> ObjectID<F.Entity>? {
+        try context.fetchIDs(fetch.fetchChain.tweak { $0.limit = 1 }).first
+    }
+
+    /// The first value a query finds, as `R`.
+    public func queryValue<T: StrataObject, R: QueryableAttributeType>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> R? {
+        try context.queryValue(query)
+    }
+
+    /// Every row a query finds, each as keys and typed values.
+    public func queryAttributes<T: StrataObject, R>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> [QueryAttributes] {
+        try context.queryAttributes(query)
+    }
+}
