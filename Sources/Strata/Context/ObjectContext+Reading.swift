@@ -46,9 +46,10 @@ extension ObjectContext {
         // at most once in a fetch, and the registry then grows once instead of rehashing as it fills.
         var result: [T] = []
         var fresh: [StrataObject] = []
+        let single = plan.hasEntityColumn ? nil : plan.kinds.first
         while try statement.step() {
             let row = statement.row
-            guard let kind = plan.kind(of: row) else { continue }
+            guard let kind = single ?? plan.kind(of: row) else { continue }
             let key = ObjectKey(storage: storage.index, table: kind.table, rowID: row.int64(0))
             if let existing = registered[key] {
                 result.append(unsafeDowncast(existing, to: T.self))
@@ -98,8 +99,10 @@ extension ObjectContext {
         let object = kind.layout.type.init()
         adopt(object, key: key, layout: kind.layout)
         object.isWritten = true
-        var reader = RowReader(.statement(row), map: kind.map)
-        object.readColumns(&reader)
+        kind.map.withUnsafeBufferPointer { map in
+            var reader = RowReader(.statement(row), map: map)
+            object.readColumns(&reader)
+        }
         return object
     }
 

@@ -11,12 +11,21 @@ public struct RowReader {
         case values([SQLValue])
     }
 
-    let source: Source
-    let map: [Int32]
+    private let statement: OpaquePointer?
+    private let values: [SQLValue]
+    /// Column index of each lineage ordinal; owned by the caller for as long as the reader is used.
+    private let map: UnsafeBufferPointer<Int32>
     var ordinal = 0
 
-    init(_ source: Source, map: [Int32]) {
-        self.source = source
+    init(_ source: Source, map: UnsafeBufferPointer<Int32>) {
+        switch source {
+        case .statement(let row):
+            statement = row.handle
+            values = []
+        case .values(let captured):
+            statement = nil
+            values = captured
+        }
         self.map = map
     }
 
@@ -28,40 +37,30 @@ public struct RowReader {
 
     @inline(__always)
     private func isNull(_ column: Int32) -> Bool {
-        switch source {
-        case .statement(let row): return row.isNull(column)
-        case .values(let values): return values[Int(column)].isNull
-        }
+        if let statement { return SQLiteRow(handle: statement).isNull(column) }
+        return values[Int(column)].isNull
     }
 
     private func value(_ column: Int32) -> SQLValue {
-        switch source {
-        case .statement(let row): return row.value(column)
-        case .values(let values): return values[Int(column)]
-        }
+        if let statement { return SQLiteRow(handle: statement).value(column) }
+        return values[Int(column)]
     }
 
     @inline(__always)
     private func integer(_ column: Int32) -> Int64 {
-        switch source {
-        case .statement(let row): return row.int64(column)
-        case .values(let values): return Int64(sqlValue: values[Int(column)]) ?? 0
-        }
+        if let statement { return SQLiteRow(handle: statement).int64(column) }
+        return Int64(sqlValue: values[Int(column)]) ?? 0
     }
 
     @inline(__always)
     private func real(_ column: Int32) -> Double {
-        switch source {
-        case .statement(let row): return row.double(column)
-        case .values(let values): return Double(sqlValue: values[Int(column)]) ?? 0
-        }
+        if let statement { return SQLiteRow(handle: statement).double(column) }
+        return Double(sqlValue: values[Int(column)]) ?? 0
     }
 
     private func text(_ column: Int32) -> String {
-        switch source {
-        case .statement(let row): return row.string(column)
-        case .values(let values): return String(sqlValue: values[Int(column)]) ?? ""
-        }
+        if let statement { return SQLiteRow(handle: statement).string(column) }
+        return String(sqlValue: values[Int(column)]) ?? ""
     }
 
     /// The next column as an integer.

@@ -18,8 +18,11 @@ final class MainContext {
         guard !summary.isEmpty else { return }
         for (key, change) in summary.updated {
             guard let object = context.registeredObject(key), let layout = object.layout else { continue }
-            var reader = RowReader(.values(change.values), map: (0..<Int32(layout.columns.count)).map { $0 })
-            object.readColumns(&reader)
+            let identity = (0..<Int32(layout.columns.count)).map { $0 }
+            identity.withUnsafeBufferPointer { map in
+                var reader = RowReader(.values(change.values), map: map)
+                object.readColumns(&reader)
+            }
         }
         if summary.relationshipsChanged {
             for object in context.registered.values { object.toManyKeys = nil }
