@@ -21,7 +21,7 @@ func addPeople(_ names: [String], to stack: DataStack) async throws -> [ObjectID
         names.enumerated().map { offset, name in
             let person = transaction.create(Into<Person>())
             person.name = name
-            person.age = Int16((offset + 1) * 10)
+            person.age = Int16((offset % 3_000 + 1) * 10)
             return person.objectID(as: Person.self)
         }
     }

@@ -41,4 +41,16 @@ extension DataStack {
     public func fetchExisting<T: StrataObject>(_ object: T) -> T? {
         (try? main.context.existingObject(object.key, entityName: type(of: object).entityName)) as? T
     }
+
+    /// The main context's instances of several objects, skipping those that no longer exist.
+    @MainActor
+    public func fetchExisting<T: StrataObject, S: Sequence>(_ objects: S) -> [T] where S.Element == T {
+        objects.compactMap { fetchExisting($0) }
+    }
+
+    /// The main context's instances for several IDs, skipping those that no longer exist.
+    @MainActor
+    public func fetchExisting<T: StrataObject, S: Sequence>(_ objectIDs: S) -> [T] where S.Element == ObjectID<T> {
+        objectIDs.compactMap { fetchExisting($0) }
+    }
 }

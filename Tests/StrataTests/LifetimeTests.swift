@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import Strata
+
+@Suite("Lifetimes")
+struct LifetimeTests {
+    @MainActor
+    @Test func theMainContextDropsObjectsNobodyHolds() async throws {
+        let stack = try makeStack()
+        let ids = try await addPeople((0..<5_000).map { "p\($0)" }, to: stack)
+        let kept = try #require(stack.fetchExisting(ids[0]))
+        do {
+            let all = try stack.fetchAll(From<Person>())
+            #expect(all.count == 5_000)
+            stack.main.context.purge()
+            #expect(stack.main.context.registered.count == 5_000)
+        }
+        // Once the map passes its threshold (twice what was live at the last purge), it drops what
+        // only the map still holds: the 4,999 dropped people go, the kept one and the 6,000 just
+        // fetched (still held by the fetch's result) stay.
+        try await addPeople((0..<6_000).map { "q\($0)" }, to: stack)
+        _ = try stack.fetchAll(From<Person>().where(.beginsWith(\.name, "q")))
+        #expect(stack.main.context.registered.count == 6_001)
+        #expect(stack.fetchExisting(ids[0]) === kept)
+        #expect(stack.fetchExisting(ids.prefix(3)).map(\.name) == ["p0", "p1", "p2"])
+    }
+
+    @Test func inMemoryStoresLeaveNoFileBehind() async throws {
+        let path: String
+        do {
+            let stack = try makeStack()
+            try await addPeople(["Ann"], to: stack)
+            path = try #require(stack.core.storages.first?.path)
+            #expect(FileManager.default.fileExists(atPath: path))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
