@@ -8,10 +8,12 @@ let package = Package(
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataSwiftLog", targets: ["StrataSwiftLog"]),
         .library(name: "StrataSchema", targets: ["StrataSchema"]),
+        .library(name: "StrataCodegen", targets: ["StrataCodegen"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/stencilproject/Stencil", exact: "0.15.1"),
     ],
     targets: [
         .systemLibrary(
@@ -36,10 +38,15 @@ let package = Package(
             name: "StrataSchema",
             dependencies: ["CYAML"]
         ),
+        .target(
+            name: "StrataCodegen",
+            dependencies: ["StrataSchema", .product(name: "Stencil", package: "Stencil")]
+        ),
         .executableTarget(
             name: "strata",
             dependencies: [
                 "StrataSchema",
+                "StrataCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,5 +1,5 @@
 /// Where an object's row is: which storage, which table, which row. Internal and `Sendable`.
-struct ObjectKey: Hashable, Sendable {
+struct ObjectKey: Hashable, Sendable, Codable {
     let storage: Int32
     let table: Int32
     let rowID: Int64
@@ -7,7 +7,7 @@ struct ObjectKey: Hashable, Sendable {
 
 /// A typed, `Sendable` reference to a stored object: pass it across threads and actors, and
 /// turn it back into an object with `fetchExisting` in the context that needs one.
-public struct ObjectID<Entity: StrataObject>: Hashable, Sendable, CustomStringConvertible {
+public struct ObjectID<Entity: StrataObject>: Hashable, Sendable, Codable, CustomStringConvertible {
     let key: ObjectKey
     /// The object's entity (the entity of `Entity`, or one of its subentities).
     public let entityName: String

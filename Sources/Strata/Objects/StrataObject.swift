@@ -94,6 +94,15 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
         }
     }
 
+    /// The value of a required attribute whose Swift type has no natural zero (a `Codable`),
+    /// trapping with the entity and property when it was never set.
+    public final func requiredValue<Value>(_ value: Value?, _ property: StaticString) -> Value {
+        guard let value else {
+            misuse("Strata: '\(Swift.type(of: self).entityName).\(property)' has no value yet; set it before reading it")
+        }
+        return value
+    }
+
     /// Marks a column changed on behalf of the runtime (inverse updates), without the setter checks.
     final func markChanged(_ ordinal: Int) {
         assigned.insert(ordinal)

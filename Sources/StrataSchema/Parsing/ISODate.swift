@@ -3,6 +3,12 @@
 enum ISODate {
     /// `2024-05-01` → `2024-05-01T00:00:00Z`; `2024-05-01T14:30:00+02:00` → `2024-05-01T12:30:00Z`.
     static func canonical(_ text: String) -> String? {
+        guard let (seconds, fraction) = parse(text) else { return nil }
+        return format(seconds: seconds) + (fraction.isEmpty ? "" : "." + fraction) + "Z"
+    }
+
+    /// Whole seconds since 1970 (UTC) and the fraction digits, without trailing zeros.
+    static func parse(_ text: String) -> (seconds: Int, fraction: String)? {
         let characters = Array(text)
         guard characters.count >= 10, let year = number(characters, 0, 4), characters[4] == "-",
               let month = number(characters, 5, 2), characters[7] == "-", let day = number(characters, 8, 2),
@@ -34,7 +40,7 @@ enum ISODate {
                 seconds -= characters[index] == "+" ? offset : -offset
             }
         }
-        return format(seconds: seconds) + (fraction.isEmpty ? "" : "." + fraction) + "Z"
+        return (seconds, fraction)
     }
 
     private static func number(_ characters: [Character], _ start: Int, _ length: Int) -> Int? {
@@ -77,5 +83,16 @@ enum ISODate {
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay % 3600 / 60, 2)):\(pad(secondOfDay % 60, 2))"
+    }
+}
+
+/// Dates in the canonical text of defaults, for tools that turn them into code.
+public enum CanonicalDate {
+    /// Seconds since 1970-01-01T00:00:00Z of a canonical default date, as a decimal literal
+    /// (`1714566600` or `1714566600.5`); nil when the text is not a date.
+    public static func secondsLiteral(_ canonical: String) -> String? {
+        guard let (seconds, fraction) = ISODate.parse(canonical) else { return nil }
+        guard !fraction.isEmpty, let part = Double("0." + fraction) else { return String(seconds) }
+        return (Double(seconds) + part).description
     }
 }

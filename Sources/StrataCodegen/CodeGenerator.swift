@@ -1,0 +1,112 @@
+import Foundation
+import Stencil
+import StrataSchema
+
+/// Who may use the generated declarations.
+public enum AccessLevel: String, Sendable, CaseIterable {
+    /// `public`: the model lives in a library other modules use.
+    case `public`
+    /// No modifier: the model is used inside its own module.
+    case `internal`
+}
+
+/// One generated Swift file.
+public struct GeneratedFile: Sendable, Equatable {
+    /// The file name, such as `PetStoreEntities.swift`.
+    public let name: String
+    /// The file's text.
+    public let contents: String
+}
+
+/// Why generation failed.
+public enum CodegenError: Error, Equatable, CustomStringConvertible {
+    /// A template could not be read or rendered.
+    case template(name: String, reason: String)
+
+    /// The message the CLI prints.
+    public var description: String {
+        switch self {
+        case .template(let name, let reason): return "template '\(name)': \(reason)"
+        }
+    }
+}
+
+/// Turns a validated model into Swift sources for the runtime: entity classes, snapshots and the
+/// schema history of the current version. Output is deterministic: the same model gives the
+/// same bytes, with no timestamps.
+public struct CodeGenerator {
+    /// The generator's version, named in every file header (never in a lock).
+    public static let version = "0.1.0"
+
+    /// The templates, by file name, and the output file each renders.
+    public static let concerns: [(template: String, suffix: String)] = [
+        ("Entities.swift.stencil", "Entities.swift"),
+        ("Snapshots.swift.stencil", "Snapshots.swift"),
+        ("SchemaHistory.swift.stencil", "SchemaHistory.swift"),
+    ]
+
+    private let templates: [String: String]
+    private let access: AccessLevel
+
+    /// A generator with the built-in templates, any of which a file of the same name in
+    /// `templatesDirectory` replaces.
+    public init(templatesDirectory: String? = nil, access: AccessLevel = .public) throws(CodegenError) {
+        var templates = BuiltinTemplates.all
+        if let templatesDirectory {
+            for name in templates.keys {
+                let path = templatesDirectory + "/" + name
+                guard FileManager.default.fileExists(atPath: path) else { continue }
+                guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                    throw .template(name: name, reason: "cannot read \(path) as UTF-8 text")
+                }
+                templates[name] = text
+            }
+        }
+        self.templates = templates
+        self.access = access
+    }
+
+    /// The files a model's generation writes, for build tools that must name outputs in advance.
+    public static func fileNames(model: String) -> [String] {
+        concerns.map { model + $0.suffix }
+    }
+
+    /// The sources of a valid model.
+    public func generate(_ model: Model) throws(CodegenError) -> [GeneratedFile] {
+        guard let current = model.currentVersion else { return [] }
+        let accessPrefix = access == .public ? "public " : ""
+        let entities = current.entities.sorted { $0.name < $1.name }.map { EntityContext(entity: $0, version: current, access: accessPrefix).dictionary }
+        let context: [String: Any] = [
+            "generatorVersion": Self.version, "model": model.manifest.name, "version": current.name, "access": accessPrefix,
+            "modelName": SwiftSyntax.identifier(model.manifest.name), "modelLiteral": SwiftSyntax.stringLiteral(model.manifest.name),
+            "currentLiteral": SwiftSyntax.stringLiteral(current.name), "entities": entities,
+            "versions": SchemaContext.versions(model), "migrationChain": SchemaContext.chainLiteral(model.manifest.chain),
+            "versionList": SchemaContext.versions(model).compactMap { $0["property"] as? String }.joined(separator: ", "),
+            "entityTypeList": current.entities.map(\.name).sorted().map { SwiftSyntax.identifier($0) + ".self" }.joined(separator: ", "),
+        ]
+        let environment = Environment(loader: DictionaryLoader(templates: templates), trimBehaviour: .smart)
+        var files: [GeneratedFile] = []
+        for (template, suffix) in Self.concerns {
+            do {
+                let text = try environment.renderTemplate(name: template, context: context)
+                files.append(GeneratedFile(name: model.manifest.name + suffix, contents: Self.tidy(text)))
+            } catch {
+                throw .template(name: template, reason: "\(error)")
+            }
+        }
+        return files
+    }
+
+    /// Trailing spaces removed, runs of blank lines folded to one, one final line feed.
+    static func tidy(_ text: String) -> String {
+        var lines: [Substring] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var trimmed = line
+            while trimmed.last == " " { trimmed = trimmed.dropLast() }
+            if trimmed.isEmpty, lines.last?.isEmpty ?? true { continue }
+            lines.append(trimmed)
+        }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,125 @@
+import StrataSchema
+
+/// The template values of one entity of the current version: its generated class, ordinals and
+/// relationship indexes laid out exactly as the runtime lays out columns (per lineage entity, its
+/// stored attributes then its to-one relationships) and relationships (lineage order).
+struct EntityContext {
+    let entity: Entity
+    let version: SchemaVersion
+    let access: String
+
+    private var lineage: [Entity] { Array(version.ancestors(of: entity).reversed()) + [entity] }
+
+    /// Lineage ordinal of each stored attribute and to-one relationship, by Swift name.
+    private var ordinals: [String: Int] {
+        var result: [String: Int] = [:]
+        var next = 0
+        for member in lineage {
+            for attribute in member.attributes where !attribute.isVirtual { result[attribute.name] = next; next += 1 }
+            for relationship in member.relationships where relationship.kind == .toOne { result[relationship.name] = next; next += 1 }
+        }
+        return result
+    }
+
+    /// Lineage index of each relationship, by Swift name.
+    private var relationshipIndexes: [String: Int] {
+        Dictionary(lineage.flatMap(\.relationships).enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    var dictionary: [String: Any] {
+        let name = SwiftSyntax.identifier(entity.name)
+        let ordinals = self.ordinals
+        let indexes = relationshipIndexes
+        let stored = entity.attributes.filter { !$0.isVirtual }
+        let hasChildren = version.entities.contains { $0.parent?.value == entity.name }
+        let attributes: [[String: Any]] = stored.map { attribute in
+            let code = AttributeCode(attribute)
+            let storage = "_" + attribute.name
+            let getter = attribute.type == .codable && !attribute.isOptional ? "requiredValue(\(storage), \(SwiftSyntax.stringLiteral(attribute.name)))" : storage
+            return [
+                "name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name, "storage": storage,
+                "storageType": code.storageType, "publicType": code.publicType, "initial": code.initialValue,
+                "ordinal": ordinals[attribute.name] ?? 0, "nameLiteral": SwiftSyntax.stringLiteral(attribute.name),
+                "getter": getter, "summary": summary(attribute),
+            ]
+        }
+        let toOnes: [[String: Any]] = entity.relationships.filter { $0.kind == .toOne }.map { relationship in
+            [
+                "name": SwiftSyntax.identifier(relationship.name), "plainName": relationship.name, "storage": "_" + relationship.name,
+                "destination": SwiftSyntax.identifier(relationship.destination), "destinationName": relationship.destination,
+                "ordinal": ordinals[relationship.name] ?? 0, "index": indexes[relationship.name] ?? 0,
+                "nameLiteral": SwiftSyntax.stringLiteral(relationship.name),
+            ]
+        }
+        let toManys: [[String: Any]] = entity.relationships.filter { $0.kind != .toOne }.map { relationship in
+            let destination = SwiftSyntax.identifier(relationship.destination)
+            let index = indexes[relationship.name] ?? 0
+            let ordered = relationship.kind == .ordered
+            return [
+                "name": SwiftSyntax.identifier(relationship.name), "plainName": relationship.name, "index": index,
+                "publicType": ordered ? "[\(destination)]" : "Set<\(destination)>",
+                "getter": ordered ? "toMany(\(index), as: \(destination).self)" : "Set(toMany(\(index), as: \(destination).self))",
+                "nameLiteral": SwiftSyntax.stringLiteral(relationship.name),
+                "summary": (ordered ? "ordered to-many " : "to-many ") + relationship.destination,
+            ]
+        }
+        var reads = stored.map { AttributeCode($0).read }
+        reads += entity.relationships.filter { $0.kind == .toOne }.map { "_" + $0.name + " = reader.optionalInt64()" }
+        var binds = stored.map { "case \(ordinals[$0.name] ?? 0): " + AttributeCode($0).bind }
+        binds += entity.relationships.filter { $0.kind == .toOne }.map { "case \(ordinals[$0.name] ?? 0): binder.bind(_\($0.name))" }
+        let initialValues = stored.compactMap { attribute -> String? in
+            switch attribute.initial {
+            case .now?: return "_\(attribute.name) = Date()"
+            case .uuid?: return "_\(attribute.name) = UUID()"
+            case nil: return nil
+            }
+        }
+        let virtuals: [[String: Any]] = entity.attributes.filter(\.isVirtual).map { attribute in
+            ["name": SwiftSyntax.identifier(attribute.name), "type": AttributeCode(attribute).publicType]
+        }
+        let snapshotFields: [[String: Any]] = lineage.flatMap { $0.attributes.filter { !$0.isVirtual } }.map { attribute in
+            let code = AttributeCode(attribute)
+            return ["name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name, "label": attribute.name,
+                    "type": code.publicType, "value": "object." + SwiftSyntax.identifier(attribute.name)]
+        }
+        return [
+            "name": name, "plainName": entity.name, "nameLiteral": SwiftSyntax.stringLiteral(entity.name),
+            "classKeyword": hasChildren ? "class" : "final class", "isRoot": entity.parent == nil,
+            "superclass": entity.parent.map { SwiftSyntax.identifier($0.value) } ?? "StrataObject",
+            "attributes": attributes, "toOnes": toOnes, "toManys": toManys, "reads": reads, "binds": binds,
+            "initialValues": initialValues, "virtuals": virtuals, "snapshotFields": snapshotFields, "keyPaths": keyPaths(),
+            "snapshotArguments": (["objectID: object.objectID(as: \(name).self)"]
+                                  + snapshotFields.map { "\($0["label"] ?? ""): \($0["value"] ?? "")" }).joined(separator: ", "),
+        ]
+    }
+
+    /// Every key path a clause may use, rooted at this class: lineage attributes, and attributes one
+    /// to-one relationship away.
+    private func keyPaths() -> [[String: String]] {
+        let root = "\\" + SwiftSyntax.identifier(entity.name)
+        var result: [[String: String]] = []
+        for attribute in lineage.flatMap(\.attributes) where !attribute.isVirtual {
+            result.append(["keyPath": root + "." + SwiftSyntax.identifier(attribute.name), "nameLiteral": SwiftSyntax.stringLiteral(attribute.name)])
+        }
+        for relationship in lineage.flatMap(\.relationships) where relationship.kind == .toOne {
+            guard let destination = version.entity(named: relationship.destination) else { continue }
+            let destinationLineage = version.ancestors(of: destination) + [destination]
+            for attribute in destinationLineage.flatMap(\.attributes) where !attribute.isVirtual {
+                result.append([
+                    "keyPath": root + "." + SwiftSyntax.identifier(relationship.name) + "?." + SwiftSyntax.identifier(attribute.name),
+                    "nameLiteral": SwiftSyntax.stringLiteral(relationship.name + "." + attribute.name),
+                ])
+            }
+        }
+        return result
+    }
+
+    private func summary(_ attribute: Attribute) -> String {
+        var parts = [attribute.type == .codable ? (attribute.swiftType ?? "Codable") : attribute.type.rawValue]
+        if attribute.isOptional { parts.append("optional") }
+        if attribute.isIndexed { parts.append("indexed") }
+        if attribute.isUnique { parts.append("unique") }
+        if let initial = attribute.initial { parts.append("initially \(initial.rawValue)") }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,41 @@
+/// Spelling names and values so that nothing in a model can change the meaning of generated code.
+enum SwiftSyntax {
+    /// Words Swift reserves in declarations and expressions; names equal to one are written in backticks.
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static",
+        "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do", "else",
+        "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "Any", "as",
+        "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "_", "Type", "Protocol",
+        "borrowing", "consuming", "async", "some", "any", "package", "each", "macro",
+    ]
+
+    /// A name usable as a Swift identifier: backticked when it is a keyword.
+    static func identifier(_ name: String) -> String {
+        keywords.contains(name) ? "`" + name + "`" : name
+    }
+
+    /// A Swift string literal of any text: quotes, backslashes, `\(`, line breaks and every
+    /// non-printing character are escaped, so the literal is exactly the text and nothing more.
+    static func stringLiteral(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\0": result += "\\0"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.properties.generalCategory == .format
+                    || scalar.properties.generalCategory == .lineSeparator || scalar.properties.generalCategory == .paragraphSeparator {
+                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import StrataCodegen
+import StrataSchema
+
+/// `strata generate DIR... --output DIR [--templates DIR] [--access public|internal]`
+struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generates Swift for the runtime from models: entity classes, snapshots, the schema history.",
+        discussion: """
+        Writes <Model>Entities.swift, <Model>Snapshots.swift and <Model>SchemaHistory.swift into the output folder, \
+        rewriting only files whose content changed. Writes nothing when a model has errors (exit 2) or when a sealed \
+        version no longer matches its lock (exit 1).
+        """
+    )
+
+    @Argument(help: "Model folders, each holding model.yml and one file per version.")
+    var directories: [String]
+
+    @Option(help: "The folder the Swift files go to.")
+    var output: String
+
+    @Option(help: "A folder of templates; each one there replaces the built-in template of the same name.")
+    var templates: String?
+
+    @Option(help: "public (default) or internal.")
+    var access: AccessLevel = .public
+
+    func run() throws {
+        var files: [GeneratedFile] = []
+        var exitCode: Int32 = 0
+        for directory in directories {
+            let report = VerifyReport(directory: directory)
+            if report.exitCode == 2 || report.versions.contains(where: { $0.state == .changed }) {
+                Output.error(report.text)
+                exitCode = max(exitCode, report.exitCode)
+                continue
+            }
+            guard let model = ModelLoader.load(directory: directory).model else { continue }
+            do {
+                files += try CodeGenerator(templatesDirectory: templates, access: access).generate(model)
+            } catch {
+                Output.error("error: \(error)\n")
+                exitCode = 2
+            }
+        }
+        guard exitCode == 0 else { throw ExitCode(exitCode) }
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        for file in files {
+            let path = output + "/" + file.name
+            let data = Data(file.contents.utf8)
+            if FileManager.default.contents(atPath: path) == data { continue }
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        }
+    }
+}
+
+extension AccessLevel: ExpressibleByArgument {}
