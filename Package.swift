@@ -1,10 +1,11 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
     name: "strata",
     products: [
         .executable(name: "strata", targets: ["strata"]),
+        .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataSwiftLog", targets: ["StrataSwiftLog"]),
         .library(name: "StrataSchema", targets: ["StrataSchema"]),
@@ -58,9 +59,19 @@ let package = Package(
             name: "StrataTests",
             dependencies: ["Strata", "StrataSwiftLog", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(
-            name: "StrataCLITests",
+        .plugin(
+            name: "StrataPlugin",
+            capability: .buildTool(),
             dependencies: ["strata"]
+        ),
+        .testTarget(
+            name: "StrataEndToEndTests",
+            dependencies: ["Strata"],
+            exclude: ["Models"],
+            plugins: ["StrataPlugin"]
+        ),
+        .testTarget(
+            name: "StrataCLITests"
         ),
     ],
     swiftLanguageModes: [.v6]

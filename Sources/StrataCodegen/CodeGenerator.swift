@@ -16,6 +16,12 @@ public struct GeneratedFile: Sendable, Equatable {
     public let name: String
     /// The file's text.
     public let contents: String
+
+    /// A file.
+    public init(name: String, contents: String) {
+        self.name = name
+        self.contents = contents
+    }
 }
 
 /// Why generation failed.

@@ -26,6 +26,9 @@ struct Generate: ParsableCommand {
     @Option(help: "public (default) or internal.")
     var access: AccessLevel = .public
 
+    @Option(name: .customLong("file-prefix"), help: "Name the files <prefix>Entities.swift ... instead of after the model (for build tools that name outputs in advance).")
+    var filePrefix: String?
+
     func run() throws {
         var files: [GeneratedFile] = []
         var exitCode: Int32 = 0
@@ -38,7 +41,11 @@ struct Generate: ParsableCommand {
             }
             guard let model = ModelLoader.load(directory: directory).model else { continue }
             do {
-                files += try CodeGenerator(templatesDirectory: templates, access: access).generate(model)
+                let generated = try CodeGenerator(templatesDirectory: templates, access: access).generate(model)
+                files += generated.map { file in
+                    guard let filePrefix else { return file }
+                    return GeneratedFile(name: filePrefix + file.name.dropFirst(model.manifest.name.count), contents: file.contents)
+                }
             } catch {
                 Output.error("error: \(error)\n")
                 exitCode = 2

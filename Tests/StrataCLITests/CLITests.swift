@@ -10,13 +10,17 @@ struct CLITests {
         var err: String
     }
 
-    /// The `strata` executable built beside the test bundle.
+    /// The `strata` executable built beside the test bundle (as the product, or as the build
+    /// plugin's host tool).
     static let executable: URL = {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("strata").path), folder.path != "/" {
+        while folder.path != "/" {
+            for name in ["strata", "strata-tool"] where FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent(name).path) {
+                return folder.appendingPathComponent(name)
+            }
             folder.deleteLastPathComponent()
         }
-        return folder.appendingPathComponent("strata")
+        return URL(fileURLWithPath: "strata")
     }()
 
     private func strata(_ arguments: String...) throws -> Run {

@@ -31,9 +31,8 @@ struct RecordingHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logging.Logger.Level, message: Logging.Logger.Message, metadata: Logging.Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        box.records.withLock { $0.append("\(level): \(message)") }
+    func log(event: LogEvent) {
+        box.records.withLock { $0.append("\(event.level): \(event.message)") }
     }
 }
 

@@ -1,0 +1,53 @@
+import Foundation
+import PackagePlugin
+
+/// Generates Swift for every model folder under a target's `Models/`: a build command per model,
+/// with every YAML file as input and three named outputs, so SwiftPM reruns it only when a model
+/// file changes. Model errors are printed as `path:line:column: error: message`. The generated
+/// declarations are internal to the target.
+@main
+struct StrataPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        try StrataPlugin.commands(models: target.directoryURL.appending(path: "Models"),
+                                  tool: try context.tool(named: "strata").url,
+                                  workDirectory: context.pluginWorkDirectoryURL)
+    }
+
+    /// The files `strata generate --file-prefix NAME` writes (`CodeGenerator.concerns` in
+    /// StrataCodegen lists the same suffixes).
+    static let outputSuffixes = ["Entities.swift", "Snapshots.swift", "SchemaHistory.swift"]
+
+    static func commands(models: URL, tool: URL, workDirectory: URL) throws -> [Command] {
+        let manager = FileManager.default
+        guard let folders = try? manager.contentsOfDirectory(at: models, includingPropertiesForKeys: nil) else { return [] }
+        return folders
+            .filter { manager.fileExists(atPath: $0.appending(path: "model.yml").path) || manager.fileExists(atPath: $0.appending(path: "model.yaml").path) }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+            .map { folder in
+                let name = folder.lastPathComponent
+                let output = workDirectory.appending(path: name)
+                let inputs = ((try? manager.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
+                    .filter { ["yml", "yaml"].contains($0.pathExtension) }
+                    .sorted { $0.path < $1.path }
+                return .buildCommand(
+                    displayName: "Generating Strata model \(name)",
+                    executable: tool,
+                    arguments: ["generate", folder.path, "--output", output.path, "--file-prefix", name, "--access", "internal"],
+                    inputFiles: inputs,
+                    outputFiles: outputSuffixes.map { output.appending(path: name + $0) }
+                )
+            }
+    }
+}
+
+#if canImport(XcodeProjectPlugin)
+import XcodeProjectPlugin
+
+extension StrataPlugin: XcodeBuildToolPlugin {
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+        try StrataPlugin.commands(models: context.xcodeProject.directoryURL.appending(path: "Models"),
+                                  tool: try context.tool(named: "strata").url,
+                                  workDirectory: context.pluginWorkDirectoryURL)
+    }
+}
+#endif
