@@ -71,6 +71,11 @@ let package = Package(
             plugins: ["StrataPlugin"]
         ),
         .testTarget(
+            name: "StrataCodegenTests",
+            dependencies: ["StrataCodegen", "StrataSchema"],
+            exclude: ["Golden"]
+        ),
+        .testTarget(
             name: "StrataCLITests"
         ),
     ],
