@@ -282,3 +282,27 @@ struct RemainingShapeErrorTests {
         #expect(fixture.messages().contains("V3.yml:1:1: error: cannot read the file; check that it exists and is readable"))
     }
 }
+
+@Suite("Model files: names generated code cannot use")
+struct ReservedNameTests {
+    @Test func entityAndPropertyNamesThatWouldBreakGeneratedCode() throws {
+        #expect(try ModelFixture(v1: """
+        version: V1
+        entities:
+          Date: {}
+          Item:
+            attributes:
+              objectID: Int64
+              Type: String
+              self: String
+              class: String
+            relationships:
+              entityName: {destination: Item, inverse: entityName}
+        """).messages() == [
+            "V1.yml:3:3: error: 'Date' cannot name an entity: generated code uses that type name",
+            "V1.yml:6:7: error: 'objectID' cannot name an attribute: every entity class already has a member of that name",
+            "V1.yml:7:7: error: 'Type' cannot name an attribute: every entity class already has a member of that name",
+            "V1.yml:11:7: error: 'entityName' cannot name a relationship: every entity class already has a member of that name",
+        ])
+    }
+}

@@ -142,10 +142,25 @@ struct PropertyParser {
     }
 }
 
-/// Names Strata keeps for its own tables and columns.
+/// Names Strata keeps for itself.
 enum ReservedNames {
     /// Storage keys and entity names may not begin with this (compared without case).
     static let prefix = "strata_"
+
+    /// Type names generated code refers to, so no entity may take them.
+    static let typeNames: Set<String> = [
+        "Swift", "Foundation", "Strata", "String", "Int", "Int16", "Int32", "Int64", "Double", "Float", "Bool", "Set", "Array",
+        "Optional", "Decimal", "Date", "Data", "UUID", "URL", "Locale", "AnyKeyPath", "StrataObject", "ObjectID", "RowReader",
+        "ColumnBinder", "EntityDescription", "AttributeDescription", "RelationshipDescription", "ModelVersion", "SchemaHistory",
+        "Snapshot", "Type", "Protocol", "Self", "Any",
+    ]
+
+    /// Members every entity class has, so no property may take them; `Type` cannot follow a key-path dot.
+    static let propertyNames: Set<String> = [
+        "objectID", "entityName", "isDeleted", "debugDescription", "readColumns", "bindColumn", "setInitialValues",
+        "foreignKey", "setForeignKey", "toOne", "toMany", "setToOne", "setToMany", "requiredValue", "willSet",
+        "propertyName", "Type", "Protocol",
+    ]
 }
 
 /// Swift type names as `swiftType` accepts them: dotted identifiers, optionally with generic arguments.

@@ -57,6 +57,15 @@ struct VersionParser {
             diagnostics.error("'\(name.value)' is not a valid \(what) name; \(Identifier.rule)", at: name.location)
             return false
         }
+        if what == "entity", ReservedNames.typeNames.contains(name.value) {
+            diagnostics.error("'\(name.value)' cannot name an entity: generated code uses that type name", at: name.location)
+            return false
+        }
+        if what != "entity", ReservedNames.propertyNames.contains(name.value) {
+            diagnostics.error("'\(name.value)' cannot name \(what == "attribute" ? "an" : "a") \(what): every entity class already has a member of that name",
+                              at: name.location)
+            return false
+        }
         return true
     }
 
