@@ -151,3 +151,61 @@ struct CLITests {
         }
     }
 }
+
+@Suite("strata generate")
+struct GenerateCommandTests {
+    private func strata(_ arguments: String...) throws -> (status: Int32, err: String) {
+        let process = Process()
+        process.executableURL = CLITests.executable
+        process.arguments = arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    private func model(_ version: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("strata-gen-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try Data("model: Shop\nmigrationChain: [V1]\n".utf8).write(to: URL(fileURLWithPath: path + "/model.yml"))
+        try Data(version.utf8).write(to: URL(fileURLWithPath: path + "/V1.yml"))
+        return path
+    }
+
+    @Test func writesOnlyWhatChanged() throws {
+        let dir = try model(CLITests.item)
+        let out = dir + "/out"
+        #expect(try strata("generate", dir, "--output", out).status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(files == ["ShopEntities.swift", "ShopSchemaHistory.swift", "ShopSnapshots.swift"])
+        let entities = out + "/ShopEntities.swift"
+        let before = try FileManager.default.attributesOfItem(atPath: entities)[.modificationDate] as? Date
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: entities)
+        #expect(try strata("generate", dir, "--output", out).status == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: entities)[.modificationDate] as? Date == Date(timeIntervalSince1970: 0))
+        #expect(before != nil)
+        #expect(try strata("generate", dir, "--output", out, "--file-prefix", "App").status == 0)
+        #expect(FileManager.default.fileExists(atPath: out + "/AppEntities.swift"))
+    }
+
+    @Test func modelErrorsAndChangedLocksWriteNothing() throws {
+        let broken = try model("version: V1\nentities:\n  Item: {attributes: {name: Strng}}\n")
+        let run = try strata("generate", broken, "--output", broken + "/out")
+        #expect(run.status == 2)
+        #expect(run.err.contains("unknown type 'Strng' for attribute 'Item.name'; did you mean 'String'?"))
+        #expect(!FileManager.default.fileExists(atPath: broken + "/out"))
+
+        let sealed = try model(CLITests.item)
+        #expect(try strata("lock", sealed).status == 0)
+        let path = sealed + "/V1.yml"
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "name: String", with: "name: Int64")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let changed = try strata("generate", sealed, "--output", sealed + "/out")
+        #expect(changed.status == 1)
+        #expect(changed.err.contains("version 'V1' no longer matches its lock"))
+        #expect(!FileManager.default.fileExists(atPath: sealed + "/out"))
+    }
+}
