@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .executable(name: "strata", targets: ["strata"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
+        .plugin(name: "StrataVerifyPlugin", targets: ["StrataVerifyPlugin"]),
+        .plugin(name: "StrataLockPlugin", targets: ["StrataLockPlugin"]),
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataSwiftLog", targets: ["StrataSwiftLog"]),
         .library(name: "StrataSchema", targets: ["StrataSchema"]),
@@ -62,6 +64,19 @@ let package = Package(
         .plugin(
             name: "StrataPlugin",
             capability: .buildTool(),
+            dependencies: ["strata"]
+        ),
+        .plugin(
+            name: "StrataVerifyPlugin",
+            capability: .command(intent: .custom(verb: "strata-verify", description: "Verify the version locks of every model in the package")),
+            dependencies: ["strata"]
+        ),
+        .plugin(
+            name: "StrataLockPlugin",
+            capability: .command(
+                intent: .custom(verb: "strata-lock", description: "Seal the versions of every model in the package"),
+                permissions: [.writeToPackageDirectory(reason: "strata lock writes version locks into the model files")]
+            ),
             dependencies: ["strata"]
         ),
         .testTarget(
