@@ -6,7 +6,7 @@ import StrataSchema
 @Suite("Code generation")
 struct CodegenTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let sample = root.appendingPathComponent("Samples/PetStore/Models/PetStore").path
+    static let sample = root.appendingPathComponent("Samples/PetStore/Sources/PetStore/Models/PetStore").path
     static let golden = root.appendingPathComponent("Tests/StrataCodegenTests/Golden")
 
     private func generate(_ directory: String = sample, access: AccessLevel = .public, templates: String? = nil) throws -> [GeneratedFile] {
@@ -15,7 +15,7 @@ struct CodegenTests {
     }
 
     /// The whole output for the sample model, compared with committed files. After an intended
-    /// change, regenerate them with `strata generate Samples/PetStore/Models/PetStore --output Tests/StrataCodegenTests/Golden`.
+    /// change, regenerate them with `strata generate Samples/PetStore/Sources/PetStore/Models/PetStore --output Tests/StrataCodegenTests/Golden`.
     @Test func outputMatchesTheGoldenFiles() throws {
         let files = try generate()
         #expect(files.map(\.name) == ["PetStoreEntities.swift", "PetStoreSnapshots.swift", "PetStoreSchemaHistory.swift"])

@@ -6,7 +6,7 @@ import Testing
 struct SampleModelTests {
     static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Samples/PetStore/Models/PetStore").path
+        .appendingPathComponent("Samples/PetStore/Sources/PetStore/Models/PetStore").path
 
     @Test func isValidSealedAndVerified() {
         let report = VerifyReport(directory: Self.directory)

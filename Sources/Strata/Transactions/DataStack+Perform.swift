@@ -102,6 +102,9 @@ extension DataStack {
     /// Runs a transaction and waits for it. Called on the main actor, the main context is up to
     /// date when this returns; from elsewhere, the main context catches up asynchronously.
     /// Calling it from inside a transaction throws ``StrataError/synchronousPerformInsideTransaction``.
+    // Disfavoured so that `try await stack.perform { ... }` (a trailing closure, which drops the
+    // `synchronous:` label) always means the asynchronous perform.
+    @_disfavoredOverload
     public func perform<T>(synchronous task: (SynchronousDataTransaction) throws -> T) throws(StrataError) -> T {
         if writer.isOnQueue { throw .synchronousPerformInsideTransaction }
         let result = withoutActuallyEscaping(task) { task in

@@ -1,0 +1,53 @@
+import Foundation
+import Strata
+
+// A store in a fresh temporary folder, so every run starts empty.
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PetStore-\(UUID().uuidString)")
+let stack = DataStack(PetStore.schemaHistory)
+try stack.addStorageAndWait(SQLiteStore(fileURL: folder.appendingPathComponent("PetStore.sqlite")))
+try stack.addStorageAndWait(InMemoryStore(configuration: "Cache"))
+
+// Import the JSON fixture: one Person per entry (uniqued by personID), one Dog per pet.
+let people = try JSONDecoder().decode([Fixture.PersonJSON].self, from: Fixture.json)
+try await stack.perform { transaction in
+    for entry in people {
+        let person = try transaction.fetchOne(From<Person>().where(\.personID == entry.id)) ?? transaction.create(Into<Person>())
+        person.personID = entry.id
+        person.name = entry.full_name
+        person.displayName = entry.display_name
+        person.balance = entry.balance
+        person.homepage = entry.homepage
+        person.settings = entry.theme.map { PersonSettings(theme: $0, notifications: true) }
+        person.pets = Set(entry.pets.map { pet in
+            let dog = transaction.create(Into<Dog>())
+            dog.nickname = pet.nickname
+            dog.species = pet.species
+            dog.weight = pet.weight
+            dog.age = pet.age
+            return dog
+        })
+    }
+    let thumbnail = transaction.create(Into<Thumbnail>())
+    thumbnail.url = URL(string: "https://example.com/ada.png")!
+    thumbnail.bytes = Data([0x89, 0x50, 0x4E, 0x47])
+}
+
+// Fetch, with a filter across a relationship and a sort.
+for person in try stack.fetchAll(From<Person>().orderBy(.ascending(\.name))) {
+    let pets = person.pets.sorted { ($0.nickname ?? "") < ($1.nickname ?? "") }.compactMap(\.nickname)
+    print("\(person.name) (\(person.initials)): balance \(person.balance), theme \(person.settings?.theme ?? "default"), pets \(pets)")
+}
+let heavy = try stack.fetchAll(From<Dog>().where(\.weight > 10 && \.master?.name != "").orderBy(.descending(\.weight)))
+print("dogs over 10 kg:", heavy.map { "\($0.nickname ?? "?") of \($0.master?.name ?? "nobody")" })
+
+// Query: aggregates, grouped.
+let oldest = try stack.queryValue(From<Dog>().select(Int.self, .maximum(\.age))) ?? 0
+let total = try stack.queryValue(From<Person>().select(Decimal.self, .sum(\.balance))) ?? 0
+print("oldest dog: \(oldest) years; total balance: \(total)")
+for row in try stack.queryAttributes(From<Dog>().select(.attribute(\.species), .count(\.species, as: "dogs"), .average(\.weight, as: "kg"))
+    .groupBy(\.species)) {
+    print("species \(row["species"] ?? "?"): \(row["dogs"] ?? 0) dogs, average \(row["kg"] ?? 0) kg")
+}
+print("thumbnails in the cache store:", try stack.fetchCount(From<Thumbnail>("Cache")))
+
+try? FileManager.default.removeItem(at: folder)
