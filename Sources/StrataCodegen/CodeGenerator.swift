@@ -81,13 +81,14 @@ public struct CodeGenerator {
     public func generate(_ model: Model) throws(CodegenError) -> [GeneratedFile] {
         guard let current = model.currentVersion else { return [] }
         let accessPrefix = access == .public ? "public " : ""
-        let entities = current.entities.sorted { $0.name < $1.name }.map { EntityContext(entity: $0, version: current, access: accessPrefix).dictionary }
+        let entities = current.entities.sorted { $0.name < $1.name }.map { EntityContext(entity: $0, version: current, access: accessPrefix).node }
+        let versions = SchemaContext.versions(model)
         let context: [String: Any] = [
             "generatorVersion": Self.version, "model": model.manifest.name, "version": current.name, "access": accessPrefix,
             "modelName": SwiftSyntax.identifier(model.manifest.name), "modelLiteral": SwiftSyntax.stringLiteral(model.manifest.name),
             "currentLiteral": SwiftSyntax.stringLiteral(current.name), "entities": entities,
-            "versions": SchemaContext.versions(model), "migrationChain": SchemaContext.chainLiteral(model.manifest.chain),
-            "versionList": SchemaContext.versions(model).compactMap { $0["property"] as? String }.joined(separator: ", "),
+            "versions": versions, "migrationChain": SchemaContext.chainLiteral(model.manifest.chain),
+            "versionList": versions.compactMap { $0.values["property"] as? String }.joined(separator: ", "),
             "entityTypeList": current.entities.map(\.name).sorted().map { SwiftSyntax.identifier($0) + ".self" }.joined(separator: ", "),
         ]
         let environment = Environment(loader: DictionaryLoader(templates: templates), trimBehaviour: .smart)

@@ -26,42 +26,42 @@ struct EntityContext {
         Dictionary(lineage.flatMap(\.relationships).enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    var dictionary: [String: Any] {
+    var node: TemplateNode {
         let name = SwiftSyntax.identifier(entity.name)
         let ordinals = self.ordinals
         let indexes = relationshipIndexes
         let stored = entity.attributes.filter { !$0.isVirtual }
         let hasChildren = version.entities.contains { $0.parent?.value == entity.name }
-        let attributes: [[String: Any]] = stored.map { attribute in
+        let attributes: [TemplateNode] = stored.map { attribute in
             let code = AttributeCode(attribute)
             let storage = "_" + attribute.name
             let getter = attribute.type == .codable && !attribute.isOptional ? "requiredValue(\(storage), \(SwiftSyntax.stringLiteral(attribute.name)))" : storage
-            return [
+            return TemplateNode([
                 "name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name, "storage": storage,
                 "storageType": code.storageType, "publicType": code.publicType, "initial": code.initialValue,
                 "ordinal": ordinals[attribute.name] ?? 0, "nameLiteral": SwiftSyntax.stringLiteral(attribute.name),
                 "getter": getter, "summary": summary(attribute),
-            ]
+            ])
         }
-        let toOnes: [[String: Any]] = entity.relationships.filter { $0.kind == .toOne }.map { relationship in
-            [
+        let toOnes: [TemplateNode] = entity.relationships.filter { $0.kind == .toOne }.map { relationship in
+            TemplateNode([
                 "name": SwiftSyntax.identifier(relationship.name), "plainName": relationship.name, "storage": "_" + relationship.name,
                 "destination": SwiftSyntax.identifier(relationship.destination), "destinationName": relationship.destination,
                 "ordinal": ordinals[relationship.name] ?? 0, "index": indexes[relationship.name] ?? 0,
                 "nameLiteral": SwiftSyntax.stringLiteral(relationship.name),
-            ]
+            ])
         }
-        let toManys: [[String: Any]] = entity.relationships.filter { $0.kind != .toOne }.map { relationship in
+        let toManys: [TemplateNode] = entity.relationships.filter { $0.kind != .toOne }.map { relationship in
             let destination = SwiftSyntax.identifier(relationship.destination)
             let index = indexes[relationship.name] ?? 0
             let ordered = relationship.kind == .ordered
-            return [
+            return TemplateNode([
                 "name": SwiftSyntax.identifier(relationship.name), "plainName": relationship.name, "index": index,
                 "publicType": ordered ? "[\(destination)]" : "Set<\(destination)>",
                 "getter": ordered ? "toMany(\(index), as: \(destination).self)" : "Set(toMany(\(index), as: \(destination).self))",
                 "nameLiteral": SwiftSyntax.stringLiteral(relationship.name),
                 "summary": (ordered ? "ordered to-many " : "to-many ") + relationship.destination,
-            ]
+            ])
         }
         var reads = stored.map { AttributeCode($0).read }
         reads += entity.relationships.filter { $0.kind == .toOne }.map { "_" + $0.name + " = reader.optionalInt64()" }
@@ -74,23 +74,23 @@ struct EntityContext {
             case nil: return nil
             }
         }
-        let virtuals: [[String: Any]] = entity.attributes.filter(\.isVirtual).map { attribute in
-            ["name": SwiftSyntax.identifier(attribute.name), "type": AttributeCode(attribute).publicType]
+        let virtuals: [TemplateNode] = entity.attributes.filter(\.isVirtual).map { attribute in
+            TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "type": AttributeCode(attribute).publicType])
         }
-        let snapshotFields: [[String: Any]] = lineage.flatMap { $0.attributes.filter { !$0.isVirtual } }.map { attribute in
-            let code = AttributeCode(attribute)
-            return ["name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name, "label": attribute.name,
-                    "type": code.publicType, "value": "object." + SwiftSyntax.identifier(attribute.name)]
+        let fields = lineage.flatMap { $0.attributes.filter { !$0.isVirtual } }
+        let snapshotFields: [TemplateNode] = fields.map { attribute in
+            TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name,
+                          "type": AttributeCode(attribute).publicType])
         }
-        return [
+        return TemplateNode([
             "name": name, "plainName": entity.name, "nameLiteral": SwiftSyntax.stringLiteral(entity.name),
             "classKeyword": hasChildren ? "class" : "final class", "isRoot": entity.parent == nil,
             "superclass": entity.parent.map { SwiftSyntax.identifier($0.value) } ?? "StrataObject",
             "attributes": attributes, "toOnes": toOnes, "toManys": toManys, "reads": reads, "binds": binds,
             "initialValues": initialValues, "virtuals": virtuals, "snapshotFields": snapshotFields, "keyPaths": keyPaths(),
             "snapshotArguments": (["objectID: object.objectID(as: \(name).self)"]
-                                  + snapshotFields.map { "\($0["label"] ?? ""): \($0["value"] ?? "")" }).joined(separator: ", "),
-        ]
+                                  + fields.map { "\($0.name): object.\(SwiftSyntax.identifier($0.name))" }).joined(separator: ", "),
+        ])
     }
 
     /// Every key path a clause may use, rooted at this class: lineage attributes, and attributes one

@@ -38,7 +38,7 @@ enum SchemaContext {
     }
 
     /// The versions of a model, oldest first, each with its descriptors, configurations and lock.
-    static func versions(_ model: Model) -> [[String: Any]] {
+    static func versions(_ model: Model) -> [TemplateNode] {
         let order = model.manifest.chain.versions.map(\.value)
         let distance = { (name: String) in model.manifest.chain.path(from: name).count }
         let versions = model.versions.sorted { (-distance($0.name), order.firstIndex(of: $0.name) ?? 0) < (-distance($1.name), order.firstIndex(of: $1.name) ?? 0) }
@@ -53,12 +53,12 @@ enum SchemaContext {
                 for (entity, lock) in sealed.entries where names.contains(entity) { locks[entity] = lock.value }
             }
             let lock = locks.keys.sorted().map { SwiftSyntax.stringLiteral($0) + ": " + locks[$0]!.description }
-            return [
+            return TemplateNode([
                 "property": "version" + version.name, "plainName": version.name, "nameLiteral": SwiftSyntax.stringLiteral(version.name),
                 "entities": version.entities.sorted { $0.name < $1.name }.map { entityLiteral($0, in: version) },
                 "configurations": configurations.isEmpty ? "[:]" : "[" + configurations.joined(separator: ", ") + "]",
                 "lock": lock.isEmpty ? "[:]" : "[" + lock.joined(separator: ", ") + "]",
-            ]
+            ])
         }
     }
 
