@@ -33,13 +33,14 @@ struct Generate: ParsableCommand {
         var files: [GeneratedFile] = []
         var exitCode: Int32 = 0
         for directory in directories {
-            let report = VerifyReport(directory: directory)
+            let loaded = ModelLoader.load(directory: directory)
+            let report = VerifyReport(loaded: loaded)
             if report.exitCode == 2 || report.versions.contains(where: { $0.state == .changed }) {
                 Output.error(report.text)
                 exitCode = max(exitCode, report.exitCode)
                 continue
             }
-            guard let model = ModelLoader.load(directory: directory).model else { continue }
+            guard let model = loaded.model else { continue }
             do {
                 let generated = try CodeGenerator(templatesDirectory: templates, access: access).generate(model)
                 files += generated.map { file in
