@@ -7,7 +7,7 @@ struct Strata: ParsableCommand {
         commandName: "strata",
         abstract: "Checks, seals and compares Strata models: YAML files, one per model version.",
         version: StrataVersion.current,
-        subcommands: [Verify.self, Lock.self, Diff.self, Generate.self]
+        subcommands: [Verify.self, Lock.self, Diff.self, Generate.self, Init.self]
     )
 }
 

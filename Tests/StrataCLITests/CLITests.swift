@@ -209,3 +209,38 @@ struct GenerateCommandTests {
         #expect(!FileManager.default.fileExists(atPath: sealed + "/out"))
     }
 }
+
+@Suite("strata init")
+struct InitCommandTests {
+    private func strata(_ arguments: String...) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = CLITests.executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test func scaffoldsAValidModelANewcomerCanBuildOn() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("strata-init-\(UUID().uuidString)").path
+        let created = try strata("init", "Notes", "--directory", parent)
+        #expect(created.status == 0)
+        #expect(created.out.hasPrefix("created \(parent)/Notes/model.yml and \(parent)/Notes/V1.yml\n"))
+        let verify = try strata("verify", parent + "/Notes")
+        #expect(verify.status == 1)
+        #expect(verify.out.hasSuffix("Notes: 1 version, 1 unsealed; not verified\n"))
+        #expect(try strata("generate", parent + "/Notes", "--output", parent + "/out").status == 0)
+        let again = try strata("init", "Notes", "--directory", parent)
+        #expect(again.status == 2)
+        #expect(again.err == "error: \(parent)/Notes already exists; nothing was written\n")
+        let invalid = try strata("init", "my-model", "--directory", parent)
+        #expect(invalid.status == 2)
+        #expect(invalid.err == "error: 'my-model' is not a valid model name; names start with a letter or '_' and go on with letters, digits or '_'\n")
+    }
+}

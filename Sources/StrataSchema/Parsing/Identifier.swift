@@ -38,3 +38,12 @@ enum Identifier {
         }
     }
 }
+
+/// Name rules for tools that create models.
+public enum ModelNames {
+    /// Whether `name` can name a model, version, entity or property.
+    public static func isValid(_ name: String) -> Bool { Identifier.isValid(name) }
+
+    /// The explanation for names that are not valid.
+    public static let rule = Identifier.rule
+}
