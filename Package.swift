@@ -48,6 +48,7 @@ let package = Package(
         .executableTarget(
             name: "strata",
             dependencies: [
+                "Strata",
                 "StrataSchema",
                 "StrataCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -244,3 +244,49 @@ struct InitCommandTests {
         #expect(invalid.err == "error: 'my-model' is not a valid model name; names start with a letter or '_' and go on with letters, digits or '_'\n")
     }
 }
+
+@Suite("strata sql")
+struct SQLCommandTests {
+    @Test func printsTheRuntimesDDL() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-sql-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("model: Shop\nmigrationChain: [V1]\n".utf8).write(to: URL(fileURLWithPath: folder + "/model.yml"))
+        try Data("""
+        version: V1
+        entities:
+          Item:
+            attributes:
+              name: {type: String, indexed: true}
+              "code": {type: String, unique: true, storageKey: "we\\"ird"}
+            relationships:
+              tags: {destination: Tag, inverse: items, toMany: unordered}
+          Tag:
+            relationships:
+              items: {destination: Item, inverse: tags, toMany: ordered}
+
+        """.utf8).write(to: URL(fileURLWithPath: folder + "/V1.yml"))
+        let process = Process()
+        process.executableURL = CLITests.executable
+        process.arguments = ["sql", folder]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text == """
+        -- Shop V1
+        CREATE TABLE "strata_metadata" (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+        CREATE TABLE "strata_sequence" (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+        CREATE TABLE "Item" ("strata_id" INTEGER PRIMARY KEY NOT NULL, "name" TEXT NOT NULL, "we""ird" TEXT NOT NULL);
+        CREATE INDEX "strata_index_Item_1" ON "Item" ("name");
+        CREATE UNIQUE INDEX "strata_unique_Item_2" ON "Item" ("we""ird");
+        CREATE TABLE "Tag" ("strata_id" INTEGER PRIMARY KEY NOT NULL);
+        CREATE TABLE "strata_link_Item_4_tags" (owner INTEGER NOT NULL, target INTEGER NOT NULL, position INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (owner, target)) WITHOUT ROWID;
+        CREATE INDEX "strata_link_Item_4_tags_target" ON "strata_link_Item_4_tags" (target);
+        CREATE TABLE "strata_link_Tag_3_items" (owner INTEGER NOT NULL, target INTEGER NOT NULL, position INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (owner, target)) WITHOUT ROWID;
+        CREATE INDEX "strata_link_Tag_3_items_target" ON "strata_link_Tag_3_items" (target);
+
+        """)
+    }
+}

@@ -45,6 +45,9 @@ final class StackCore: Sendable {
     init(history: SchemaHistory) {
         self.history = history
         self.layout = StoreLayout(version: history.currentVersion, types: history.entityTypes)
+        for entity in history.currentVersion.entities where history.entityTypes[entity.name] == nil {
+            misuse("Strata: the schema history has no class for entity '\(entity.name)'")
+        }
     }
 
     /// The storages added so far.

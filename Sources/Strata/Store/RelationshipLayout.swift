@@ -31,8 +31,11 @@ struct RelationshipLayout: Sendable {
     /// The order column kept on a destination table for an ordered to-many with a to-one inverse.
     static func orderColumn(forForeignKey column: String) -> String { "strata_order_" + column }
 
-    /// The link table of a many-to-many side.
-    static func linkTable(table: String, relationship storageKey: String) -> String { "strata_link_" + table + "_" + storageKey }
+    /// The link table of a many-to-many side. The table name's length keeps names of different
+    /// (table, storage key) pairs apart even when both hold underscores.
+    static func linkTable(table: String, relationship storageKey: String) -> String {
+        "strata_link_" + table + "_\(table.count)_" + storageKey
+    }
 }
 
 extension StoreLayout {

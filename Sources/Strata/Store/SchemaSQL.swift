@@ -41,8 +41,12 @@ enum SchemaSQL {
             columns.append(SQLFragment.quote(column) + " INTEGER")
         }
         var statements = ["CREATE TABLE \(quotedTable) (" + columns.joined(separator: ", ") + ")"]
+        // Index names count per table: storage keys may hold any character, so names built from
+        // them could collide.
+        var count = 0
         func index(_ keys: [String], unique: Bool) {
-            let name = "strata_" + (unique ? "unique_" : "index_") + table.name + "_" + keys.joined(separator: "_")
+            count += 1
+            let name = "strata_" + (unique ? "unique_" : "index_") + table.name + "_\(count)"
             statements.append("CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + SQLFragment.quote(name) + " ON " + quotedTable
                               + " (" + keys.map(SQLFragment.quote).joined(separator: ", ") + ")")
         }
@@ -69,5 +73,14 @@ enum SchemaSQL {
             result.append(order)
         }
         return result.sorted()
+    }
+}
+
+/// The SQL a store of a model version is created with, for tools (`strata sql`) and the curious.
+public enum StoreSchemaSQL {
+    /// Every statement that creates an empty store holding every entity of `version`, in order.
+    public static func statements(for version: ModelVersion) -> [String] {
+        let layout = StoreLayout(version: version, types: [:])
+        return SchemaSQL.create(layout, tables: Set(layout.tables.map(\.name)))
     }
 }

@@ -128,9 +128,7 @@ final class StoreLayout: Sendable {
             for (offset, member) in members.enumerated() {
                 guard let description = byName[member] else { continue }
                 let code: Int64? = hasEntityColumn ? Int64(offset + 1) : nil
-                guard let type = types[member] else {
-                    misuse("Strata: the schema history has no class for entity '\(member)'")
-                }
+                let type = types[member] ?? StrataObject.self
                 let layout = EntityLayout(description: description, type: type, table: root.name, tableIndex: tables.count,
                                           lineage: lineage(description), entityCode: code, subtree: [member] + descendants(member))
                 entities[member] = layout

@@ -2,12 +2,12 @@ import ArgumentParser
 
 /// The `strata` command: a thin shell over StrataSchema.
 @main
-struct Strata: ParsableCommand {
+struct StrataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
         abstract: "Checks, seals and compares Strata models: YAML files, one per model version.",
         version: StrataVersion.current,
-        subcommands: [Verify.self, Lock.self, Diff.self, Generate.self, Init.self]
+        subcommands: [Verify.self, Lock.self, Diff.self, Generate.self, SQL.self, Init.self]
     )
 }
 
