@@ -18,7 +18,7 @@ struct CodegenTests {
     /// change, regenerate them with `strata generate Samples/PetStore/Sources/PetStore/Models/PetStore --output Tests/StrataCodegenTests/Golden`.
     @Test func outputMatchesTheGoldenFiles() throws {
         let files = try generate()
-        #expect(files.map(\.name) == ["PetStoreEntities.swift", "PetStoreSnapshots.swift", "PetStoreSchemaHistory.swift"])
+        #expect(files.map(\.name) == ["PetStoreEntities.swift", "PetStoreSnapshots.swift", "PetStoreSchemaHistory.swift", "PetStoreMigrations.swift"])
         for file in files {
             let expected = try String(contentsOf: Self.golden.appendingPathComponent(file.name), encoding: .utf8)
             #expect(file.contents == expected, "\(file.name) differs from its golden file")
@@ -58,6 +58,7 @@ struct CodegenTests {
         try "// {{ model }} has {{ entities.count }} entities\n".write(to: folder.appendingPathComponent("Snapshots.swift.stencil"), atomically: true, encoding: .utf8)
         let files = try generate(templates: folder.path)
         #expect(files.first { $0.name == "PetStoreSnapshots.swift" }?.contents == "// PetStore has 4 entities\n")
+        #expect(files.first { $0.name == "PetStoreMigrations.swift" }?.contents.contains("static func migrateDog(from old: PetStoreV1.DogView) throws -> PetStoreV2.DogValues?") == true)
         #expect(files.first { $0.name == "PetStoreEntities.swift" }?.contents.contains("final class Dog: Animal") == true)
     }
 

@@ -1,0 +1,76 @@
+import StrataSchema
+
+/// The template values of a model's custom migration steps: a read-only view of each old entity,
+/// the values each step produces, and one protocol requirement per step.
+enum MigrationContext {
+    static func steps(_ model: Model) -> [TemplateNode] {
+        var steps: [TemplateNode] = []
+        for version in model.versions.sorted(by: { $0.name < $1.name }) {
+            for hints in version.migrations.sorted(by: { $0.from.value < $1.from.value }) {
+                guard let old = model.version(named: hints.from.value) else { continue }
+                let custom = hints.entities.filter(\.isCustom).sorted { $0.name.value < $1.name.value }
+                let sameTarget = Set(model.manifest.chain.predecessors(of: version.name)).count > 1
+                for hint in custom {
+                    guard let entity = version.entity(named: hint.name.value),
+                          let oldEntity = old.entity(named: hint.renamedFrom?.value ?? hint.name.value) else { continue }
+                    let modelName = model.manifest.name
+                    let viewType = "\(modelName)\(old.name).\(oldEntity.name)View"
+                    let valuesType = "\(modelName)\(version.name).\(entity.name)Values"
+                    let method = "migrate\(entity.name)" + (sameTarget ? "From\(old.name)" : "")
+                    steps.append(TemplateNode([
+                        "from": old.name, "to": version.name, "entity": entity.name,
+                        "requirement": "static func \(method)(from old: \(viewType)) throws -> \(valuesType)?",
+                        "view": view(oldEntity, in: old, model: modelName), "values": values(entity, in: version, model: modelName),
+                    ]))
+                }
+            }
+        }
+        return steps
+    }
+
+    private static func lineageAttributes(_ entity: Entity, in version: SchemaVersion) -> [Attribute] {
+        (version.ancestors(of: entity).reversed() + [entity]).flatMap { $0.attributes.filter { !$0.isVirtual } }
+    }
+
+    /// `struct DogView` in `enum <Model><Version>`: every stored value of the old row, typed.
+    private static func view(_ entity: Entity, in version: SchemaVersion, model: String) -> TemplateNode {
+        let fields = lineageAttributes(entity, in: version).map { attribute -> TemplateNode in
+            let code = AttributeCode(attribute)
+            let key = SwiftSyntax.stringLiteral(attribute.storageKey)
+            let type: String
+            let decode: String
+            if attribute.type == .codable {
+                type = "Data?"
+                decode = "values[\(key)].flatMap { Data(sqlValue: $0) }"
+            } else if attribute.isOptional {
+                type = code.publicType
+                decode = "values[\(key)].flatMap { \(code.publicType.dropLast())(sqlValue: $0) }"
+            } else {
+                type = code.publicType
+                decode = "values[\(key)].flatMap { \(code.publicType)(sqlValue: $0) } ?? \(code.initialValue)"
+            }
+            return TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "type": type, "decode": decode,
+                                 "plainName": attribute.name, "summary": attribute.type == .codable ? "encoded bytes" : attribute.type.rawValue])
+        }
+        return TemplateNode(["namespace": model + version.name, "name": entity.name + "View", "entity": entity.name, "version": version.name,
+                             "fields": fields])
+    }
+
+    /// `struct DogValues` in `enum <Model><Version>`: what a custom step writes for the new row.
+    private static func values(_ entity: Entity, in version: SchemaVersion, model: String) -> TemplateNode {
+        let attributes = lineageAttributes(entity, in: version)
+        let fields = attributes.map { attribute -> TemplateNode in
+            let code = AttributeCode(attribute)
+            let type = attribute.type == .codable ? code.storageType : code.publicType
+            return TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "type": type, "plainName": attribute.name])
+        }
+        let parameters = attributes.map { attribute -> String in
+            let code = AttributeCode(attribute)
+            let type = attribute.type == .codable ? code.storageType : code.publicType
+            return "\(attribute.name): \(type)"
+        }.joined(separator: ", ")
+        let assignments = attributes.map { "self.\(SwiftSyntax.identifier($0.name)) = \(SwiftSyntax.identifier($0.name))" }
+        return TemplateNode(["namespace": model + version.name, "name": entity.name + "Values", "entity": entity.name, "version": version.name,
+                             "fields": fields, "parameters": parameters, "assignments": assignments])
+    }
+}
