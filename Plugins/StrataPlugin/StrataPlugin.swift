@@ -15,7 +15,7 @@ struct StrataPlugin: BuildToolPlugin {
 
     /// The files `strata generate --file-prefix NAME` writes (`CodeGenerator.concerns` in
     /// StrataCodegen lists the same suffixes).
-    static let outputSuffixes = ["Entities.swift", "Snapshots.swift", "SchemaHistory.swift", "Migrations.swift"]
+    static let outputSuffixes = ["Entities.swift", "Snapshots.swift", "SchemaHistory.swift", "Importers.swift", "Migrations.swift"]
 
     static func commands(models: URL, tool: URL, workDirectory: URL) throws -> [Command] {
         let manager = FileManager.default

@@ -37,6 +37,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case userCancelled
     /// A file-system operation failed.
     case fileSystem(path: String, message: String)
+    /// A value of an imported source does not fit the attribute it is imported into.
+    case importFailed(entity: String, attribute: String, key: String, reason: String)
+    /// The transaction's closure threw an error of its own (its description).
+    case userError(String)
 
     /// One sentence saying what happened and what to do.
     public var description: String {
@@ -78,6 +82,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the transaction was cancelled"
         case .fileSystem(let path, let message):
             return "'\(path)': \(message)"
+        case .importFailed(let entity, let attribute, let key, let reason):
+            return "cannot import '\(entity).\(attribute)' from key '\(key)': \(reason)"
+        case .userError(let description):
+            return "the transaction threw: \(description)"
         }
     }
 }

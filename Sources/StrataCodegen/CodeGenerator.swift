@@ -49,6 +49,7 @@ public struct CodeGenerator {
         ("Entities.swift.stencil", "Entities.swift"),
         ("Snapshots.swift.stencil", "Snapshots.swift"),
         ("SchemaHistory.swift.stencil", "SchemaHistory.swift"),
+        ("Importers.swift.stencil", "Importers.swift"),
         ("Migrations.swift.stencil", "Migrations.swift"),
     ]
 
@@ -96,6 +97,7 @@ public struct CodeGenerator {
             "generatorVersion": Self.version, "model": model.manifest.name, "version": current.name, "access": accessPrefix,
             "modelName": SwiftSyntax.identifier(model.manifest.name), "modelLiteral": SwiftSyntax.stringLiteral(model.manifest.name),
             "currentLiteral": SwiftSyntax.stringLiteral(current.name), "entities": entities,
+            "importers": ImportContext.importers(current),
             "steps": steps, "namespaces": namespaces.keys.sorted().compactMap { namespaces[$0] },
             "versions": versions, "migrationChain": SchemaContext.chainLiteral(model.manifest.chain),
             "versionList": versions.compactMap { $0.values["property"] as? String }.joined(separator: ", "),

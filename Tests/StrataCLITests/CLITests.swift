@@ -180,7 +180,7 @@ struct GenerateCommandTests {
         let out = dir + "/out"
         #expect(try strata("generate", dir, "--output", out).status == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-        #expect(files == ["ShopEntities.swift", "ShopMigrations.swift", "ShopSchemaHistory.swift", "ShopSnapshots.swift"])
+        #expect(files == ["ShopEntities.swift", "ShopImporters.swift", "ShopMigrations.swift", "ShopSchemaHistory.swift", "ShopSnapshots.swift"])
         let entities = out + "/ShopEntities.swift"
         let before = try FileManager.default.attributesOfItem(atPath: entities)[.modificationDate] as? Date
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: entities)

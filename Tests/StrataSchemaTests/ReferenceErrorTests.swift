@@ -178,4 +178,24 @@ struct ReferenceErrorTests {
             "V1.yml:21:17: error: import uniqueID 'tg' of entity 'Pet' is not an attribute of 'Pet'; did you mean 'tag'?",
         ])
     }
+
+    @Test func importedRelationshipsNeedImportableDestinations() throws {
+        #expect(try messages("""
+        version: V1
+        entities:
+          Person:
+            attributes:
+              code: {type: String, unique: true}
+            relationships:
+              pets: {destination: Dog, inverse: owner, toMany: unordered}
+            import:
+              uniqueID: code
+              keys: {code: id, pets: pets}
+          Dog:
+            relationships:
+              owner: {destination: Person, inverse: pets}
+        """) == [
+            "V1.yml:10:24: error: import key 'pets' of entity 'Person' names a relationship to 'Dog', which has no import block to import its objects with",
+        ])
+    }
 }

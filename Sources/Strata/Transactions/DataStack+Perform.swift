@@ -31,7 +31,7 @@ extension DataStack {
             return .failure(error)
         } catch {
             context.rollback()
-            return .failure(.sqlite(code: -1, message: "the transaction threw \(error)", sql: nil))
+            return .failure(.userError(String(describing: error)))
         }
     }
 

@@ -28,7 +28,7 @@ extension DataStack {
                 } catch let error as StrataError {
                     continuation.resume(returning: .failure(error))
                 } catch {
-                    continuation.resume(returning: .failure(.sqlite(code: -1, message: "the read threw \(error)", sql: nil)))
+                    continuation.resume(returning: .failure(.userError(String(describing: error))))
                 }
             }
         }

@@ -15,6 +15,10 @@ struct ImportValidator {
                 } else if !properties.contains(name) {
                     diagnostics.error("import key '\(name)' of entity '\(entity.name)' is not a property of '\(entity.name)'"
                                       + Suggestion.hint(for: name, in: properties), at: key.property.location)
+                } else if let relationship = lineage.flatMap(\.relationships).first(where: { $0.name == name }),
+                          let destination = version.entity(named: relationship.destination), destination.importSpec == nil {
+                    diagnostics.error("import key '\(name)' of entity '\(entity.name)' names a relationship to '\(destination.name)', "
+                                      + "which has no import block to import its objects with", at: key.property.location)
                 }
             }
             if let uniqueID = spec.uniqueID {

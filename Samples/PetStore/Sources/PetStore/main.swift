@@ -7,30 +7,21 @@ let stack = DataStack(PetStore.schemaHistory)
 try stack.addStorageAndWait(SQLiteStore(fileURL: folder.appendingPathComponent("PetStore.sqlite")))
 try stack.addStorageAndWait(InMemoryStore(configuration: "Cache"))
 
-// Import the JSON fixture: one Person per entry (uniqued by personID), one Dog per pet.
-let people = try JSONDecoder().decode([Fixture.PersonJSON].self, from: Fixture.json)
-try await stack.perform { transaction in
-    for entry in people {
-        let person = try transaction.fetchOne(From<Person>().where(\.personID == entry.id)) ?? transaction.create(Into<Person>())
-        person.personID = entry.id
-        person.name = entry.full_name
-        person.displayName = entry.display_name
-        person.balance = entry.balance
-        person.homepage = entry.homepage
-        person.settings = entry.theme.map { PersonSettings(theme: $0, notifications: true) }
-        person.pets = Set(entry.pets.map { pet in
-            let dog = transaction.create(Into<Dog>())
-            dog.nickname = pet.nickname
-            dog.species = pet.species
-            dog.weight = pet.weight
-            dog.age = pet.age
-            return dog
-        })
+// Import the JSON fixture through the importers generated from the model's `import:` blocks:
+// people are uniqued by `personID`, so importing twice updates instead of duplicating.
+let json = Fixture.json
+for _ in 1...2 {
+    try await stack.perform { transaction in
+        let people = try JSONSerialization.jsonObject(with: json) as? [[String: Any]] ?? []
+        _ = try transaction.importUniqueObjects(Into<Person>(), sourceArray: people)
     }
+}
+try await stack.perform { transaction in
     let thumbnail = transaction.create(Into<Thumbnail>())
     thumbnail.url = URL(string: "https://example.com/ada.png")!
     thumbnail.bytes = Data([0x89, 0x50, 0x4E, 0x47])
 }
+print("people after importing twice:", try stack.fetchCount(From<Person>()))
 
 // Fetch, with a filter across a relationship and a sort.
 for person in try stack.fetchAll(From<Person>().orderBy(.ascending(\.name))) {

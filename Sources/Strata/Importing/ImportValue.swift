@@ -1,0 +1,196 @@
+import Foundation
+
+/// Reading typed values out of JSON-like sources, for generated importers: key paths such as
+/// `owner.name` walk nested objects, and a value of the wrong kind is an error naming the entity,
+/// attribute and key.
+public enum ImportValue {
+    /// What a source holds at a key path: `.absent` when a key is missing, `.null` for JSON null.
+    public enum Lookup {
+        case absent
+        case null
+        case value(Any)
+    }
+
+    /// The value at a dotted key path.
+    public static func lookup(_ source: [String: Any], _ keyPath: String) -> Lookup {
+        var current: Any = source
+        for part in keyPath.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let object = current as? [String: Any], let next = object[String(part)] else { return .absent }
+            current = next
+        }
+        if current is NSNull { return .null }
+        return .value(current)
+    }
+
+    /// A value converted to `V`; nil when absent or null; throws when it does not fit.
+    public static func decode<V: ImportConvertible>(_ type: V.Type, _ source: [String: Any], _ keyPath: String,
+                                                     entity: String, attribute: String) throws(StrataError) -> V? {
+        guard case .value(let raw) = lookup(source, keyPath) else { return nil }
+        guard let value = V(importValue: raw) else {
+            throw .importFailed(entity: entity, attribute: attribute, key: keyPath,
+                                reason: "expected \(V.importDescription), found \(describe(raw))")
+        }
+        return value
+    }
+
+    /// A `Codable` value decoded from the JSON at a key path.
+    public static func decodeCodable<V: Decodable>(_ type: V.Type, _ source: [String: Any], _ keyPath: String,
+                                                   entity: String, attribute: String) throws(StrataError) -> V? {
+        guard case .value(let raw) = lookup(source, keyPath) else { return nil }
+        do {
+            let data = try JSONSerialization.data(withJSONObject: raw, options: [.fragmentsAllowed])
+            return try JSONDecoder().decode(V.self, from: data)
+        } catch {
+            throw .importFailed(entity: entity, attribute: attribute, key: keyPath, reason: "it does not decode as \(V.self): \(error)")
+        }
+    }
+
+    /// The nested source objects at a key path: one object, or an array of objects.
+    public static func objects(_ source: [String: Any], _ keyPath: String, entity: String, relationship: String) throws(StrataError) -> [[String: Any]]? {
+        switch lookup(source, keyPath) {
+        case .absent: return nil
+        case .null: return []
+        case .value(let raw):
+            if let object = raw as? [String: Any] { return [object] }
+            if let array = raw as? [Any], let objects = array as? [[String: Any]] { return objects }
+            throw .importFailed(entity: entity, attribute: relationship, key: keyPath, reason: "expected an object or an array of objects, found \(describe(raw))")
+        }
+    }
+
+    /// Whether a key path holds JSON null.
+    public static func isNull(_ source: [String: Any], _ keyPath: String) -> Bool {
+        if case .null = lookup(source, keyPath) { return true }
+        return false
+    }
+
+    /// Whether a JSON value is a boolean. `JSONSerialization` returns booleans as `NSNumber`s that
+    /// also cast to `Bool` (and so do `0` and `1`), so the test looks at the number's kind.
+    static func isBoolean(_ raw: Any) -> Bool {
+        if type(of: raw) == Bool.self { return true }
+        if let number = raw as? NSNumber {
+            return String(cString: number.objCType) == "c" && "\(type(of: number))".contains("Boolean")
+        }
+        return false
+    }
+
+    static func describe(_ raw: Any) -> String {
+        switch raw {
+        case let text as String: return "the text \"\(text)\""
+        case _ where isBoolean(raw): return (raw as? Bool) == true ? "true" : "false"
+        case is [Any]: return "an array"
+        case is [String: Any]: return "an object"
+        default: return "\(raw)"
+        }
+    }
+}
+
+/// A type an importer can read from a JSON value.
+public protocol ImportConvertible {
+    /// The value, when `raw` fits.
+    init?(importValue raw: Any)
+    /// What fits, for error messages: "a whole number".
+    static var importDescription: String { get }
+}
+
+extension String: ImportConvertible {
+    public init?(importValue raw: Any) {
+        guard let text = raw as? String else { return nil }
+        self = text
+    }
+    public static var importDescription: String { "text" }
+}
+
+extension Bool: ImportConvertible {
+    public init?(importValue raw: Any) {
+        guard ImportValue.isBoolean(raw), let value = raw as? Bool else { return nil }
+        self = value
+    }
+    public static var importDescription: String { "true or false" }
+}
+
+/// Whole numbers: JSON numbers without a fraction that fit the type.
+public protocol ImportInteger: ImportConvertible, FixedWidthInteger {}
+
+extension ImportInteger {
+    public init?(importValue raw: Any) {
+        guard !ImportValue.isBoolean(raw), let number = raw as? NSNumber else { return nil }
+        let double = number.doubleValue
+        guard double == double.rounded(.towardZero), let value = Self(exactly: number.int64Value),
+              Double(number.int64Value) == double || abs(double) >= 9.0e15 else { return nil }
+        self = value
+    }
+    public static var importDescription: String { "a whole number that fits \(Self.self)" }
+}
+
+extension Int: ImportInteger {}
+extension Int16: ImportInteger {}
+extension Int32: ImportInteger {}
+extension Int64: ImportInteger {}
+
+extension Double: ImportConvertible {
+    public init?(importValue raw: Any) {
+        guard !ImportValue.isBoolean(raw), let number = raw as? NSNumber else { return nil }
+        self = number.doubleValue
+    }
+    public static var importDescription: String { "a number" }
+}
+
+extension Float: ImportConvertible {
+    public init?(importValue raw: Any) {
+        guard let value = Double(importValue: raw) else { return nil }
+        self = Float(value)
+    }
+    public static var importDescription: String { "a number" }
+}
+
+extension Decimal: ImportConvertible {
+    public init?(importValue raw: Any) {
+        if let text = raw as? String, let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) { self = value; return }
+        guard !ImportValue.isBoolean(raw), let number = raw as? NSNumber else { return nil }
+        self = Decimal(string: number.stringValue, locale: Locale(identifier: "en_US_POSIX")) ?? number.decimalValue
+    }
+    public static var importDescription: String { "a number or decimal text" }
+}
+
+extension Date: ImportConvertible {
+    public init?(importValue raw: Any) {
+        if let text = raw as? String {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            if let date = formatter.date(from: text) { self = date; return }
+            formatter.formatOptions = [.withInternetDateTime]
+            if let date = formatter.date(from: text) { self = date; return }
+            formatter.formatOptions = [.withFullDate]
+            guard let date = formatter.date(from: text) else { return nil }
+            self = date
+            return
+        }
+        guard !ImportValue.isBoolean(raw), let number = raw as? NSNumber else { return nil }
+        self = Date(timeIntervalSince1970: number.doubleValue)
+    }
+    public static var importDescription: String { "an ISO 8601 date or seconds since 1970" }
+}
+
+extension UUID: ImportConvertible {
+    public init?(importValue raw: Any) {
+        guard let text = raw as? String, let value = UUID(uuidString: text) else { return nil }
+        self = value
+    }
+    public static var importDescription: String { "a UUID" }
+}
+
+extension URL: ImportConvertible {
+    public init?(importValue raw: Any) {
+        guard let text = raw as? String, let value = URL(string: text) else { return nil }
+        self = value
+    }
+    public static var importDescription: String { "a URL" }
+}
+
+extension Data: ImportConvertible {
+    public init?(importValue raw: Any) {
+        guard let text = raw as? String, let value = Data(base64Encoded: text) else { return nil }
+        self = value
+    }
+    public static var importDescription: String { "base64 text" }
+}

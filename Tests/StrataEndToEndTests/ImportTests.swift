@@ -1,0 +1,107 @@
+import Foundation
+import Strata
+import Testing
+
+/// Importers generated from the Shop model's `import:` blocks, run against the runtime.
+@Suite("Generated importers")
+@MainActor
+struct ImportTests {
+    static let json = Data(#"""
+    [
+      {"contact": {"email": "ann@example.com"}, "name": "Ann", "vip": true, "balance": "12.50",
+       "prefs": {"newsletter": true, "language": "fr"},
+       "orders": [{"no": 1, "placed_at": "2024-05-01T12:00:00Z", "total": 30, "note": null,
+                   "items": [{"sku": "W-1", "price": 9.99, "stock": 3, "rank": 2, "views": 10,
+                              "picture": "AAEC", "page": "https://example.com/w"}]},
+                  {"no": 2, "placed_at": 1714564800, "total": 12.5, "note": "gift", "items": []}]},
+      {"contact": {"email": "bob@example.com"}, "name": "Bob", "vip": false, "balance": 0, "prefs": null, "orders": []},
+      {"name": "No email: skipped"}
+    ]
+    """#.utf8)
+
+    private func sources(_ data: Data = json) -> [[String: Any]] {
+        (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? []
+    }
+
+    @Test func uniqueImportsInsertThenUpdate() async throws {
+        let stack = DataStack(Shop.schemaHistory)
+        try stack.addStorageAndWait(InMemoryStore())
+        let json = Self.json
+        let first = try await stack.perform { transaction in
+            let people = try JSONSerialization.jsonObject(with: json) as? [[String: Any]] ?? []
+            return try transaction.importUniqueObjects(Into<Customer>(), sourceArray: people).map(\.email)
+        }
+        #expect(first == ["ann@example.com", "bob@example.com"])
+        let ann = try #require(try stack.fetchOne(From<Customer>().where(\.email == "ann@example.com")))
+        #expect(ann.name == "Ann")
+        #expect(ann.vip)
+        #expect(ann.balance == Decimal(string: "12.50")!)
+        #expect(ann.preferences == Preferences(newsletter: true, language: "fr"))
+        #expect(ann.orders.map(\.number) == [1, 2])
+        #expect(ann.orders.map(\.note) == [nil, "gift"])
+        #expect(ann.orders[0].placedAt == Date(timeIntervalSince1970: 1_714_564_800))
+        #expect(ann.orders[1].placedAt == Date(timeIntervalSince1970: 1_714_564_800))
+        let widget = try #require(ann.orders[0].products.first)
+        #expect(widget.sku == "W-1")
+        #expect(widget.stock == 3)
+        #expect(widget.picture == Data([0, 1, 2]))
+        #expect(widget.page == URL(string: "https://example.com/w"))
+
+        let update = Data(#"[{"contact": {"email": "ann@example.com"}, "name": "Ann Lee", "prefs": null}]"#.utf8)
+        try await stack.perform { transaction in
+            let people = try JSONSerialization.jsonObject(with: update) as? [[String: Any]] ?? []
+            _ = try transaction.importUniqueObjects(Into<Customer>(), sourceArray: people)
+        }
+        #expect(try stack.fetchCount(From<Customer>()) == 2)
+        #expect(ann.name == "Ann Lee")
+        #expect(ann.preferences == nil)
+        #expect(ann.vip)
+    }
+
+    @Test func manySourcesAreUniquedInChunks() async throws {
+        let stack = DataStack(Shop.schemaHistory)
+        try stack.addStorageAndWait(InMemoryStore())
+        for _ in 0..<2 {
+            try await stack.perform { transaction in
+                let sources: [[String: Any]] = (0..<1_200).map { ["sku": "P-\($0 % 1_100)", "stock": $0] }
+                let products = try transaction.importUniqueObjects(Into<Product>(), sourceArray: sources)
+                #expect(products.count == 1_200)
+            }
+        }
+        #expect(try stack.fetchCount(From<Product>()) == 1_100)
+        #expect(try stack.fetchOne(From<Product>().where(\.sku == "P-5"))?.stock == 1_105)
+    }
+
+    @Test func aValueOfTheWrongKindIsNamedAndNothingIsKept() async throws {
+        let stack = DataStack(Shop.schemaHistory)
+        try stack.addStorageAndWait(InMemoryStore())
+        let bad = Data(#"[{"sku": "A"}, {"sku": "B", "stock": "many"}]"#.utf8)
+        await #expect(throws: StrataError.importFailed(entity: "Product", attribute: "stock", key: "stock",
+                                                       reason: "expected a whole number that fits Int32, found the text \"many\"")) {
+            try await stack.perform { transaction in
+                let sources = try JSONSerialization.jsonObject(with: bad) as? [[String: Any]] ?? []
+                _ = try transaction.importUniqueObjects(Into<Product>(), sourceArray: sources)
+            }
+        }
+        #expect(try stack.fetchCount(From<Product>()) == 0)
+        let flags = Data(#"[{"sku": "C", "stock": true}, {"sku": "D", "rank": 1.5}, {"sku": 7}]"#.utf8)
+        let expected: [StrataError] = [
+            .importFailed(entity: "Product", attribute: "stock", key: "stock", reason: "expected a whole number that fits Int32, found true"),
+            .importFailed(entity: "Product", attribute: "rank", key: "rank", reason: "expected a whole number that fits Int16, found 1.5"),
+        ]
+        for (index, error) in expected.enumerated() {
+            await #expect(throws: error) {
+                try await stack.perform { transaction in
+                    let sources = try JSONSerialization.jsonObject(with: flags) as? [[String: Any]] ?? []
+                    _ = try transaction.importUniqueObjects(Into<Product>(), sourceArray: [sources[index]])
+                }
+            }
+        }
+        await #expect(throws: StrataError.importFailed(entity: "Product", attribute: "sku", key: "sku", reason: "expected text, found 7")) {
+            try await stack.perform { transaction in
+                let sources = try JSONSerialization.jsonObject(with: flags) as? [[String: Any]] ?? []
+                _ = try transaction.importUniqueObjects(Into<Product>(), sourceArray: [sources[2]])
+            }
+        }
+    }
+}
