@@ -1,15 +1,32 @@
 import Foundation
 import Testing
 
+/// What a run of `strata` printed and how it ended.
+struct Run {
+    var status: Int32
+    var out: String
+    var err: String
+}
+
+/// Runs the built `strata` with arguments, as a user would from a shell.
+func runStrata(_ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = CLITests.executable
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
+}
+
 /// Runs the built `strata` binary as a user would and checks its output and exit status.
 @Suite("strata command line")
 struct CLITests {
-    struct Run {
-        var status: Int32
-        var out: String
-        var err: String
-    }
-
     /// The `strata` executable built beside the test bundle (as the product, or as the build
     /// plugin's host tool).
     static let executable: URL = {
@@ -24,19 +41,9 @@ struct CLITests {
     }()
 
     private func strata(_ arguments: String...) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
+        try runStrata(arguments)
     }
+
 
     private func folder(_ files: [String: [UInt8]]) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("strata-cli-\(UUID().uuidString)").path
@@ -154,17 +161,8 @@ struct CLITests {
 
 @Suite("strata generate")
 struct GenerateCommandTests {
-    private func strata(_ arguments: String...) throws -> (status: Int32, err: String) {
-        let process = Process()
-        process.executableURL = CLITests.executable
-        process.arguments = arguments
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = Pipe()
-        try process.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    private func strata(_ arguments: String...) throws -> Run {
+        try runStrata(arguments)
     }
 
     private func model(_ version: String) throws -> String {
@@ -212,19 +210,8 @@ struct GenerateCommandTests {
 
 @Suite("strata init")
 struct InitCommandTests {
-    private func strata(_ arguments: String...) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = CLITests.executable
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    private func strata(_ arguments: String...) throws -> Run {
+        try runStrata(arguments)
     }
 
     @Test func scaffoldsAValidModelANewcomerCanBuildOn() throws {
@@ -265,15 +252,9 @@ struct SQLCommandTests {
               items: {destination: Item, inverse: tags, toMany: ordered}
 
         """.utf8).write(to: URL(fileURLWithPath: folder + "/V1.yml"))
-        let process = Process()
-        process.executableURL = CLITests.executable
-        process.arguments = ["sql", folder]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try runStrata(["sql", folder])
+        let text = run.out
+        #expect(run.status == 0)
         #expect(text == """
         -- Shop V1
         CREATE TABLE "strata_metadata" (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
