@@ -42,26 +42,25 @@ extension ObjectContext {
         let connection = try readingConnection(storage, tweak: chain.tweak)
         let statement = try connection.cachedStatement(plan.sql.text)
         statement.bind(plan.sql.arguments)
-        // Objects new to this context are registered after the loop, in one batch: a row appears
-        // at most once in a fetch, and the registry then grows once instead of rehashing as it fills.
+        // Objects are registered after the loop, in one batch: a row appears at most once in a
+        // fetch, and the registry then grows once instead of rehashing as it fills (registering
+        // an object that was already there just finds it again).
         var result: [T] = []
-        var fresh: [StrataObject] = []
         let single = plan.hasEntityColumn ? nil : plan.kinds.first
+        let hadObjects = registered.count > 0
         while try statement.step() {
             let row = statement.row
             guard let kind = single ?? plan.kind(of: row) else { continue }
             let key = ObjectKey(storage: storage.index, table: kind.table, rowID: row.int64(0))
-            if let existing = registered[key] {
+            if hadObjects, let existing = registered[key] {
                 result.append(unsafeDowncast(existing, to: T.self))
                 continue
             }
-            let object = read(row, kind: kind, key: key)
-            fresh.append(object)
-            result.append(unsafeDowncast(object, to: T.self))
+            result.append(unsafeDowncast(read(row, kind: kind, key: key), to: T.self))
         }
         statement.reset()
-        registered.reserve(fresh.count)
-        for object in fresh { registered[object.key] = object }
+        registered.reserve(result.count)
+        for object in result { registered[object.key] = object }
         if kind == .main, registered.count > purgeThreshold { purge() }
         return result
     }
