@@ -31,8 +31,6 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidQuery(String)
     /// `perform(synchronous:)` was called from inside a transaction, which would deadlock.
     case synchronousPerformInsideTransaction
-    /// The transaction was already committed or cancelled.
-    case transactionFinished
     /// The transaction was cancelled by `try transaction.cancel()`.
     case userCancelled
     /// A file-system operation failed.
@@ -76,8 +74,6 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "invalid query: \(reason)"
         case .synchronousPerformInsideTransaction:
             return "perform(synchronous:) was called from inside a transaction; that would wait for itself forever"
-        case .transactionFinished:
-            return "the transaction was already committed or cancelled"
         case .userCancelled:
             return "the transaction was cancelled"
         case .fileSystem(let path, let message):

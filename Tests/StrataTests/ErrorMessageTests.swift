@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import Strata
+
+@Suite("Error messages")
+struct ErrorMessageTests {
+    @Test(arguments: [
+        (StrataError.sqlite(code: 19, message: "NOT NULL constraint failed: Person.name", sql: "INSERT INTO \"Person\" (\"name\") VALUES (?)"),
+         "SQLite error 19: NOT NULL constraint failed: Person.name (in: INSERT INTO \"Person\" (\"name\") VALUES (?))"),
+        (.sqlite(code: 5, message: "database is locked", sql: nil), "SQLite error 5: database is locked"),
+        (.notAStore(file: "/a.sqlite", reason: "the file is not a SQLite database (file is not a database)"),
+         "'/a.sqlite' is not a Strata store: the file is not a SQLite database (file is not a database)"),
+        (.differentModel(file: "/a.sqlite", storeModel: "Zoo", expectedModel: "Farm"), "'/a.sqlite' holds a store of model 'Zoo', not 'Farm'"),
+        (.migrationRequired(file: "/a.sqlite", storeVersion: "V1", currentVersion: "V2"),
+         "'/a.sqlite' is at version 'V1' and must be migrated to 'V2' before it can be opened"),
+        (.unknownStoreVersion(file: "/a.sqlite", model: "Zoo", storeVersion: "V9"),
+         "'/a.sqlite' says it is version 'V9' of 'Zoo', but its locks match no version of this model's history"),
+        (.unknownConfiguration("Cache", available: ["Default", "Pets"]), "the model has no configuration 'Cache'; it has Default, Pets"),
+        (.ambiguousConfiguration(entity: "Person", configurations: ["People", "Backup"]),
+         "'Person' is stored in configurations People, Backup; name one, as in Into<Person>(\"People\")"),
+        (.noStorage(entity: "Person"), "no storage added to the stack holds 'Person'; add one with addStorage first"),
+        (.storageAlreadyAdded(configuration: "Default"), "a storage for configuration 'Default' was already added"),
+        (.deleteDenied(entity: "Person", relationship: "cats", count: 2),
+         "cannot delete a 'Person': its relationship 'cats' denies deletion while it has related objects (2)"),
+        (.missingValue(entity: "Person", attribute: "name"), "'Person.name' is required but was never given a value"),
+        (.uniquenessViolation(entity: "Person", attributes: ["name", "age"]), "saving would give two 'Person' objects the same name, age"),
+        (.relationshipCount(entity: "Person", relationship: "friends", count: 4, minimum: 1, maximum: 3),
+         "'Person.friends' holds 4 objects but must hold at least 1 and at most 3"),
+        (.invalidQuery("a query needs at least one selected term"), "invalid query: a query needs at least one selected term"),
+        (.synchronousPerformInsideTransaction, "perform(synchronous:) was called from inside a transaction; that would wait for itself forever"),
+        (.userCancelled, "the transaction was cancelled"),
+        (.fileSystem(path: "/x", message: "cannot create the folder: denied"), "'/x': cannot create the folder: denied"),
+        (.importFailed(entity: "Product", attribute: "stock", key: "stock", reason: "expected a number"),
+         "cannot import 'Product.stock' from key 'stock': expected a number"),
+        (.userError("Oops()"), "the transaction threw: Oops()"),
+    ])
+    func everyCaseSaysWhatHappened(error: StrataError, message: String) {
+        #expect(error.description == message)
+    }
+
+    @Test func anErrorOfTheAppsOwnIsCarriedThrough() async throws {
+        struct Oops: Error {}
+        let stack = try makeStack()
+        await #expect(throws: StrataError.userError("Oops()")) {
+            try await stack.perform { _ in throw Oops() }
+        }
+    }
+
+    @Test func aStoreFolderThatCannotBeCreatedIsNamed() throws {
+        let file = temporaryStoreURL("blocker")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: file)
+        let stack = DataStack(Zoo.schemaHistory)
+        #expect {
+            try stack.addStorageAndWait(SQLiteStore(fileURL: file.appendingPathComponent("inner/Zoo.sqlite")))
+        } throws: { error in
+            guard case StrataError.fileSystem(let path, let message) = error else { return false }
+            return path == file.appendingPathComponent("inner").path && message.hasPrefix("cannot create the folder: ")
+        }
+    }
+}
