@@ -83,13 +83,8 @@ struct StoreTests {
         #expect(throws: StrataError.noStorage(entity: "Person")) { try empty.fetchAll(From<Person>()) }
     }
 
-    static let split = SchemaHistory(model: "Split", versions: [
-        ModelVersion("V1", entities: Zoo.v1.entities, configurations: ["People": ["Person"], "Pets": ["Animal", "Dog", "Cat"], "Backup": ["Person"]],
-                     versionLock: ["Person": [1, 1, 1, 1]]),
-    ], migrationChain: ["V1"], current: "V1", entityTypes: [Person.self, Animal.self, Dog.self, Cat.self])
-
     @Test func configurationsRouteEntitiesToTheirStorages() async throws {
-        let stack = DataStack(Self.split)
+        let stack = DataStack(splitHistory)
         try stack.addStorageAndWait(InMemoryStore(configuration: "People"))
         try stack.addStorageAndWait(InMemoryStore(configuration: "Pets"))
         try await stack.perform { transaction in

@@ -26,3 +26,9 @@ func addPeople(_ names: [String], to stack: DataStack) async throws -> [ObjectID
         }
     }
 }
+
+/// The Zoo entities split over three configurations; `Person` lives in two of them.
+let splitHistory = SchemaHistory(model: "Split", versions: [
+    ModelVersion("V1", entities: Zoo.v1.entities, configurations: ["People": ["Person"], "Pets": ["Animal", "Dog", "Cat"], "Backup": ["Person"]],
+                 versionLock: ["Person": [1, 1, 1, 1]]),
+], migrationChain: ["V1"], current: "V1", entityTypes: [Person.self, Animal.self, Dog.self, Cat.self])
