@@ -39,13 +39,21 @@ extension ObjectContext {
     /// Runs a fetch and returns its objects, reusing registered ones.
     func fetch<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> [T] {
         let (plan, storage) = try plan(chain)
-        let connection = try readingConnection(storage, tweak: chain.tweak)
+        let objects = try run(plan, storage: storage, tweak: chain.tweak)
+        // `plan` checked that every kind of row it can return is a `T`, and arrays of class
+        // references share one layout, so the array is reinterpreted rather than copied.
+        return unsafeBitCast(objects, to: [T].self)
+    }
+
+    /// The objects of a planned fetch. Not generic, so the per-row loop needs no generic metadata.
+    private func run(_ plan: FetchPlan, storage: StorageHandle, tweak: Tweak) throws(StrataError) -> [StrataObject] {
+        let connection = try readingConnection(storage, tweak: tweak)
         let statement = try connection.cachedStatement(plan.sql.text)
         statement.bind(plan.sql.arguments)
         // Objects are registered after the loop, in one batch: a row appears at most once in a
         // fetch, and the registry then grows once instead of rehashing as it fills (registering
         // an object that was already there just finds it again).
-        var result: [T] = []
+        var result: [StrataObject] = []
         let single = plan.hasEntityColumn ? nil : plan.kinds.first
         let hadObjects = registered.count > 0
         while try statement.step() {
@@ -53,10 +61,10 @@ extension ObjectContext {
             guard let kind = single ?? plan.kind(of: row) else { continue }
             let key = ObjectKey(storage: storage.index, table: kind.table, rowID: row.int64(0))
             if hadObjects, let existing = registered[key] {
-                result.append(unsafeDowncast(existing, to: T.self))
+                result.append(existing)
                 continue
             }
-            result.append(unsafeDowncast(read(row, kind: kind, key: key), to: T.self))
+            result.append(read(row, kind: kind, key: key))
         }
         statement.reset()
         registered.reserve(result.count)
