@@ -5,8 +5,14 @@ import Foundation
 extension ObjectContext {
     /// A new object of `type` (or of the entity `T` names), stored in `configuration`'s storage.
     func create<T: StrataObject>(_ type: T.Type, configuration: String?) -> T {
+        unsafeDowncast(createObject(type, configuration: configuration), to: T.self)
+    }
+
+    /// A new object of a class; not generic, so a run of creates needs no generic metadata.
+    @usableFromInline
+    func createObject(_ type: StrataObject.Type, configuration: String?) -> StrataObject {
         let target = createTarget(type, configuration: configuration)
-        let object = unsafeDowncast(target.layout.type.init(), to: T.self)
+        let object = target.layout.type.init()
         let rowID: Int64
         if let table = target.table {
             rowID = nextRowID(table)
@@ -24,7 +30,7 @@ extension ObjectContext {
     }
 
     /// The layout and table of a create, cached for runs of creates of one entity.
-    private func createTarget<T: StrataObject>(_ type: T.Type, configuration: String?) -> CreateTarget {
+    private func createTarget(_ type: StrataObject.Type, configuration: String?) -> CreateTarget {
         let identifier = ObjectIdentifier(type)
         if let last = lastCreate, last.type == identifier, last.configuration == configuration { return last }
         guard let layout = core.layout.entity(type.entityName) else {

@@ -3,6 +3,7 @@
 ///
 /// A context is confined to one isolation domain (the writer queue, the main actor, one read
 /// task, or the thread of an unsafe transaction), so it is not `Sendable`.
+@usableFromInline
 final class ObjectContext {
     enum Kind: String {
         case transaction

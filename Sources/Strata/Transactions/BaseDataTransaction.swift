@@ -15,8 +15,9 @@ public class BaseDataTransaction: FetchingContext, CustomDebugStringConvertible 
     public var hasChanges: Bool { context.hasChanges }
 
     /// Creates an object; it is stored when the transaction commits.
+    @inlinable
     public func create<T: StrataObject>(_ into: Into<T>) -> T {
-        context.create(T.self, configuration: into.configuration)
+        unsafeDowncast(context.createObject(T.self, configuration: into.configuration), to: T.self)
     }
 
     /// This transaction's instance of an object from any context, to change it; nil when it was deleted.

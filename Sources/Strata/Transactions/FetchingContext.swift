@@ -1,5 +1,6 @@
 /// What transactions and read contexts share: fetching and querying their own context.
 public class FetchingContext {
+    @usableFromInline
     let context: ObjectContext
 
     init(context: ObjectContext) {
