@@ -96,3 +96,22 @@ struct ReadContextTests {
         #expect(text.contains("'Person.age' was set on an object of a read-only context"))
     }
 }
+
+@Suite("Reader pool")
+struct ReaderPoolTests {
+    @Test func readContextsReuseConnections() async throws {
+        let stack = try makeStack()
+        try await addPeople(["Ann"], to: stack)
+        #expect(stack.core.readers.count(0) == 0)
+        for _ in 0..<3 {
+            let count = try await stack.read { try $0.fetchCount(From<Person>()) }
+            #expect(count == 1)
+        }
+        #expect(stack.core.readers.count(0) == 1)
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { try await stack.read { try $0.fetchCount(From<Person>()) } } }
+            for try await count in group { #expect(count == 1) }
+        }
+        #expect((1...ReaderPool.capacity).contains(stack.core.readers.count(0)))
+    }
+}

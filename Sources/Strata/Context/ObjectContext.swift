@@ -82,6 +82,12 @@ final class ObjectContext {
         return connection
     }
 
+    /// Hands over this context's connections (for a read context going back to the pool).
+    func releaseConnections() -> [Int32: SQLiteConnection] {
+        defer { connections.removeAll() }
+        return connections
+    }
+
     /// A read-only connection that sees only committed data.
     func committedConnection(for storage: StorageHandle) throws(StrataError) -> SQLiteConnection {
         if let connection = committedConnections[storage.index] { return connection }

@@ -34,6 +34,8 @@ final class StorageHandle: Sendable {
 final class StackCore: Sendable {
     let history: SchemaHistory
     let layout: StoreLayout
+    /// Read-only connections kept between read contexts.
+    let readers = ReaderPool()
     private let storageList = Mutex<[StorageHandle]>([])
     private let nextRowIDs = Mutex<[TableKey: Int64]>([:])
 

@@ -12,16 +12,18 @@ public final class ReadTransaction: FetchingContext {
 
 extension DataStack {
     /// Runs `body` in a new read context on a background thread and returns its `Sendable` result.
-    /// The context sees the data committed when its first fetch starts, and is discarded after.
+    /// Each fetch sees the data committed when it starts; the context is discarded after, and its
+    /// connections (with their prepared statements) go back to a small pool for the next read.
     public func read<T: Sendable>(_ body: @escaping @Sendable (ReadTransaction) throws -> T) async throws(StrataError) -> T {
         let core = self.core
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 let context = ObjectContext(core: core, kind: .reader, openConnection: { handle throws(StrataError) in
-                    try SQLiteConnection(path: handle.path, readOnly: true)
+                    try core.readers.take(handle)
                 }, openReader: { handle throws(StrataError) in
-                    try SQLiteConnection(path: handle.path, readOnly: true)
+                    try core.readers.take(handle)
                 })
+                defer { core.readers.giveBack(context.releaseConnections()) }
                 do {
                     let value = try body(ReadTransaction(context: context))
                     continuation.resume(returning: .success(value))

@@ -1,0 +1,39 @@
+import Synchronization
+
+/// Read-only connections kept between read contexts, so a server's many small reads reuse open
+/// connections and their prepared statements.
+final class ReaderPool: Sendable {
+    /// A connection parked in the pool.
+    ///
+    /// `@unchecked Sendable` is sound because a parked connection is used by nobody: a read context
+    /// takes it out (and is then its only user, on one thread at a time) and puts it back when done.
+    private struct Parked: @unchecked Sendable {
+        let connection: SQLiteConnection
+    }
+
+    /// The most connections kept per storage.
+    static let capacity = 4
+
+    private let parked = Mutex<[Int32: [Parked]]>([:])
+
+    /// A parked connection of a storage, or a new one.
+    func take(_ handle: StorageHandle) throws(StrataError) -> SQLiteConnection {
+        if let reused = parked.withLock({ $0[handle.index]?.popLast() }) { return reused.connection }
+        return try SQLiteConnection(path: handle.path, readOnly: true)
+    }
+
+    /// Parks connections a read context no longer uses; beyond the capacity they are closed.
+    func giveBack(_ connections: [Int32: SQLiteConnection]) {
+        let boxes = connections.map { ($0.key, Parked(connection: $0.value)) }
+        parked.withLock { pool in
+            for (storage, box) in boxes where pool[storage, default: []].count < Self.capacity {
+                pool[storage, default: []].append(box)
+            }
+        }
+    }
+
+    /// How many connections are parked for a storage.
+    func count(_ storage: Int32) -> Int {
+        parked.withLock { $0[storage]?.count ?? 0 }
+    }
+}
