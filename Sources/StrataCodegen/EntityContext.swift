@@ -93,13 +93,16 @@ struct EntityContext {
         ])
     }
 
-    /// Every key path a clause may use, rooted at this class: lineage attributes, and attributes one
-    /// to-one relationship away.
+    /// Every key path a clause may use, rooted at this class: lineage attributes and relationships
+    /// (for `prefetch`), and attributes one to-one relationship away.
     private func keyPaths() -> [[String: String]] {
         let root = "\\" + SwiftSyntax.identifier(entity.name)
         var result: [[String: String]] = []
         for attribute in lineage.flatMap(\.attributes) where !attribute.isVirtual {
             result.append(["keyPath": root + "." + SwiftSyntax.identifier(attribute.name), "nameLiteral": SwiftSyntax.stringLiteral(attribute.name)])
+        }
+        for relationship in lineage.flatMap(\.relationships) {
+            result.append(["keyPath": root + "." + SwiftSyntax.identifier(relationship.name), "nameLiteral": SwiftSyntax.stringLiteral(relationship.name)])
         }
         for relationship in lineage.flatMap(\.relationships) where relationship.kind == .toOne {
             guard let destination = version.entity(named: relationship.destination) else { continue }

@@ -171,3 +171,42 @@ struct RelationshipTests {
         #expect(text.contains("Strata: 'Dog.master' was given a Person from another context; relate objects of one transaction: transaction.edit(person)"))
     }
 }
+
+@Suite("Prefetching")
+@MainActor
+struct PrefetchTests {
+    @Test func prefetchLoadsEveryKindOfRelationshipUpFront() async throws {
+        let stack = try makeStack()
+        let ids = try await addPeople((0..<600).map { "p\($0)" }, to: stack)
+        try await stack.perform { transaction in
+            let people: [Person] = transaction.fetchExisting(ids)
+            for (index, person) in people.enumerated() {
+                person.cats = (0..<2).map { number in
+                    let cat = transaction.create(Into<Cat>())
+                    cat.species = "cat \(index)-\(number)"
+                    return cat
+                }
+                person.pets = [transaction.create(Into<Dog>())]
+                if index > 0 { person.friends = [people[index - 1]] }
+            }
+        }
+        let people = try stack.fetchAll(From<Person>().orderBy(.ascending(\.age)).prefetch(\.cats, \.pets, \.friends))
+        #expect(people.count == 600)
+        #expect(people.allSatisfy { $0.toManyKeys?.count == 3 })
+        #expect(people[5].cats.map(\.species) == ["cat 5-0", "cat 5-1"])
+        let dogs = try stack.fetchAll(From<Dog>().prefetch(\.master))
+        #expect(dogs.count == 600)
+        #expect(dogs.allSatisfy { $0.master != nil })
+        let read = try await stack.read { reader in
+            try reader.fetchAll(From<Person>().where(\.name == "p3").prefetch(\.friends)).first?.friends.map(\.name)
+        }
+        #expect(read == ["p2", "p4"])
+    }
+
+    @Test func onlyRelationshipsCanBePrefetched() throws {
+        let stack = try makeStack()
+        #expect(throws: StrataError.invalidQuery("'Person.name' is not a relationship, so it cannot be prefetched")) {
+            try stack.perform(synchronous: { transaction in try transaction.fetchAll(From<Person>().prefetch(\.name)) })
+        }
+    }
+}

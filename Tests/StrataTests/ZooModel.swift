@@ -132,6 +132,10 @@ final class Person: StrataObject {
         case \Person.visits: return "visits"
         case \Person.email: return "email"
         case \Person.mood: return "mood"
+        case \Person.pets: return "pets"
+        case \Person.friends: return "friends"
+        case \Person.cats: return "cats"
+        case \Person.spouse: return "spouse"
         default: return super.propertyName(for: keyPath)
         }
     }
@@ -211,6 +215,7 @@ final class Dog: Animal {
         switch keyPath {
         case \Dog.species: return "species"
         case \Dog.nickname: return "nickname"
+        case \Dog.master: return "master"
         case \Dog.master?.name: return "master.name"
         case \Dog.master?.age: return "master.age"
         default: return super.propertyName(for: keyPath)

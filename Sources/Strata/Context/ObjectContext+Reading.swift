@@ -40,6 +40,16 @@ extension ObjectContext {
     func fetch<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> [T] {
         let (plan, storage) = try plan(chain)
         let objects = try run(plan, storage: storage, tweak: chain.tweak)
+        for path in chain.prefetches {
+            guard case .name(let name) = path else {
+                if case .invalid(let expression) = path { throw Self.invalid(expression) }
+                continue
+            }
+            guard let relationship = core.layout.relationships[plan.entity.name]?.first(where: { $0.name == name }) else {
+                throw .invalidQuery("'\(plan.entity.name).\(name)' is not a relationship, so it cannot be prefetched")
+            }
+            try prefetch(relationship, of: objects, storage: storage)
+        }
         // `plan` checked that every kind of row it can return is a `T`, and arrays of class
         // references share one layout, so the array is reinterpreted rather than copied.
         return unsafeBitCast(objects, to: [T].self)
@@ -71,6 +81,12 @@ extension ObjectContext {
         for object in result { registered[object.key] = object }
         if kind == .main, registered.count > purgeThreshold { purge() }
         return result
+    }
+
+    /// The error an invalid key-path expression stands for.
+    static func invalid(_ expression: WhereExpression) -> StrataError {
+        if case .invalid(let reason) = expression { return .invalidQuery(reason) }
+        return .invalidQuery("not a property path")
     }
 
     /// The IDs of a fetch's objects, without creating objects.

@@ -5,6 +5,7 @@ public struct FetchChainBuilder<T: StrataObject>: Sendable {
     var conditions: [Where<T>] = []
     var sortKeys: [OrderBy<T>.SortKey] = []
     var tweak = Tweak()
+    var prefetches: [PropertyPath] = []
 
     init(from: From<T>) {
         self.from = from
@@ -41,6 +42,14 @@ public struct FetchChainBuilder<T: StrataObject>: Sendable {
         return copy
     }
 
+    /// Loads relationships of every fetched object up front: one query per relationship (per 500
+    /// objects) instead of one per object on first access. `\.pets`, `\.master`.
+    public func prefetch(_ keyPaths: PartialKeyPath<T>...) -> FetchChainBuilder<T> {
+        var copy = self
+        copy.prefetches += keyPaths.map { Where<T>.path($0) }
+        return copy
+    }
+
     /// Replaces the adjustments.
     public func tweak(_ tweak: Tweak) -> FetchChainBuilder<T> {
         var copy = self
@@ -60,6 +69,12 @@ extension From {
     public func orderBy(_ keys: OrderBy<T>.SortKey...) -> FetchChainBuilder<T> { FetchChainBuilder(from: self).orderBy(OrderBy(keys)) }
     /// Starts a fetch chain with an `OrderBy`.
     public func orderBy(_ orderBy: OrderBy<T>) -> FetchChainBuilder<T> { FetchChainBuilder(from: self).orderBy(orderBy) }
+    /// Starts a fetch chain that prefetches relationships.
+    public func prefetch(_ keyPaths: PartialKeyPath<T>...) -> FetchChainBuilder<T> {
+        var chain = FetchChainBuilder(from: self)
+        chain.prefetches = keyPaths.map { Where<T>.path($0) }
+        return chain
+    }
     /// Starts a fetch chain with adjustments.
     public func tweak(_ adjust: (inout Tweak) -> Void) -> FetchChainBuilder<T> { FetchChainBuilder(from: self).tweak(adjust) }
     /// The fetch of every `T`.

@@ -25,8 +25,11 @@ struct FetchPlan {
     }
 
     /// The SELECT list for fetching objects of `entity` (and its subentities).
+    /// Where the first of `extraColumns` lands in each result row.
+    let extraColumnIndex: Int32
+
     init(entity: EntityLayout, core: StackCore, where conditions: [SQLFragment], orderBy: [SQLFragment], tweak: Tweak,
-         joins: [SQLFragment]) {
+         joins: [SQLFragment], extraColumns: [String] = []) {
         self.entity = entity
         let table = core.layout.tables[entity.tableIndex]
         hasEntityColumn = table.hasEntityColumn
@@ -48,8 +51,9 @@ struct FetchPlan {
             kinds[Int(member.entityCode ?? 0)] = Kind(layout: member, map: map, table: Int32(member.tableIndex))
         }
         kindsByCode = kinds
-        var sql = SQLFragment("SELECT " + selected.map { "t." + SQLFragment.quote($0) }.joined(separator: ", ")
-                              + " FROM " + SQLFragment.quote(table.name) + " AS t")
+        extraColumnIndex = Int32(selected.count)
+        let columns = selected.map { "t." + SQLFragment.quote($0) } + extraColumns
+        var sql = SQLFragment("SELECT " + columns.joined(separator: ", ") + " FROM " + SQLFragment.quote(table.name) + " AS t")
         for join in joins { sql = sql + " " + join }
         var filters = conditions
         if table.hasEntityColumn, subtree.count < table.entities.count {

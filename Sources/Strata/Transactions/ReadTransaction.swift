@@ -23,15 +23,17 @@ extension DataStack {
                 }, openReader: { handle throws(StrataError) in
                     try core.readers.take(handle)
                 })
-                defer { core.readers.giveBack(context.releaseConnections()) }
+                let outcome: Result<T, StrataError>
                 do {
-                    let value = try body(ReadTransaction(context: context))
-                    continuation.resume(returning: .success(value))
+                    outcome = .success(try body(ReadTransaction(context: context)))
                 } catch let error as StrataError {
-                    continuation.resume(returning: .failure(error))
+                    outcome = .failure(error)
                 } catch {
-                    continuation.resume(returning: .failure(.userError(String(describing: error))))
+                    outcome = .failure(.userError(String(describing: error)))
                 }
+                // Connections go back to the pool before the caller resumes, so the next read finds them.
+                core.readers.giveBack(context.releaseConnections())
+                continuation.resume(returning: outcome)
             }
         }
         return try result.get()

@@ -116,6 +116,7 @@ public final class Dog: Animal {
         case \Dog.weight: return "weight"
         case \Dog.age: return "age"
         case \Dog.legs: return "legs"
+        case \Dog.master: return "master"
         case \Dog.master?.personID: return "master.personID"
         case \Dog.master?.name: return "master.name"
         case \Dog.master?.displayName: return "master.displayName"
@@ -257,6 +258,8 @@ public final class Person: StrataObject {
         case \Person.isActive: return "isActive"
         case \Person.homepage: return "homepage"
         case \Person.settings: return "settings"
+        case \Person.pets: return "pets"
+        case \Person.friends: return "friends"
         default: return super.propertyName(for: keyPath)
         }
     }
