@@ -1,8 +1,33 @@
 /// The stored type of an attribute, as the generator emits it.
 public enum AttributeType: String, Sendable, Hashable, CaseIterable {
-    case bool = "Bool", int16 = "Int16", int32 = "Int32", int64 = "Int64", int = "Int"
-    case double = "Double", float = "Float", decimal = "Decimal", string = "String"
-    case date = "Date", data = "Data", uuid = "UUID", url = "URL", codable = "Codable"
+    /// `Bool`, stored as INTEGER 0 or 1.
+    case bool = "Bool"
+    /// `Int16`, stored as INTEGER.
+    case int16 = "Int16"
+    /// `Int32`, stored as INTEGER.
+    case int32 = "Int32"
+    /// `Int64`, stored as INTEGER.
+    case int64 = "Int64"
+    /// `Int`, stored as INTEGER.
+    case int = "Int"
+    /// `Double`, stored as REAL.
+    case double = "Double"
+    /// `Float`, stored as REAL.
+    case float = "Float"
+    /// `Decimal`, stored as its exact TEXT.
+    case decimal = "Decimal"
+    /// `String`, stored as TEXT.
+    case string = "String"
+    /// `Date`, stored as REAL seconds since 1970.
+    case date = "Date"
+    /// `Data`, stored as BLOB.
+    case data = "Data"
+    /// `UUID`, stored as a 16-byte BLOB.
+    case uuid = "UUID"
+    /// `URL`, stored as TEXT.
+    case url = "URL"
+    /// A `Codable` Swift type, stored as an encoded BLOB.
+    case codable = "Codable"
 
     /// The SQLite column type the attribute is stored with.
     var columnType: String {
@@ -17,7 +42,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
 
 /// A value computed for each inserted object.
 public enum InitialValue: String, Sendable, Hashable {
-    /// The current date.
+    /// The current date (`initial: now`).
     case now
     /// A new random UUID.
     case uuid

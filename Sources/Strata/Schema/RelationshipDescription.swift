@@ -1,6 +1,11 @@
 /// To-one, or to-many with or without a stored order.
 public enum RelationshipKind: String, Sendable, Hashable {
-    case toOne, unordered, ordered
+    /// One object or nil: a foreign-key column.
+    case toOne
+    /// A set of objects.
+    case unordered
+    /// An array of objects whose order is stored.
+    case ordered
 
     /// Whether the relationship holds many objects.
     public var isToMany: Bool { self != .toOne }
@@ -8,7 +13,12 @@ public enum RelationshipKind: String, Sendable, Hashable {
 
 /// What deleting the source does to its destinations.
 public enum DeleteRule: String, Sendable, Hashable {
-    case nullify, cascade, deny
+    /// The destinations stay; their inverse stops pointing back.
+    case nullify
+    /// The destinations are deleted too.
+    case cascade
+    /// Deleting fails at commit while destinations remain.
+    case deny
 }
 
 /// One relationship of an entity.

@@ -14,10 +14,36 @@ public enum MigrationWeight: String, Hashable, Sendable, Codable, Comparable {
 public struct MigrationStep: Hashable, Sendable, Codable, CustomStringConvertible {
     /// What kind of change.
     public enum Action: String, Hashable, Sendable, Codable {
-        case addEntity, removeEntity, renameEntity, changeEntity, customEntity
-        case addAttribute, removeAttribute, renameAttribute, changeAttribute
-        case addRelationship, removeRelationship, renameRelationship, changeRelationship
-        case addUniqueness, removeUniqueness
+        /// A new entity.
+        case addEntity
+        /// An entity dropped with its rows.
+        case removeEntity
+        /// An entity renamed by a `renamedFrom` hint.
+        case renameEntity
+        /// An entity's `abstract` or `parent` changed.
+        case changeEntity
+        /// An entity migrated by the app's custom step.
+        case customEntity
+        /// A new attribute.
+        case addAttribute
+        /// An attribute dropped with its values.
+        case removeAttribute
+        /// An attribute renamed (by hint) or moved to another column.
+        case renameAttribute
+        /// A field of an attribute changed (type, optionality, default, index, uniqueness, coder).
+        case changeAttribute
+        /// A new relationship.
+        case addRelationship
+        /// A relationship dropped with its links.
+        case removeRelationship
+        /// A relationship renamed (by hint) or moved to another column.
+        case renameRelationship
+        /// A field of a relationship changed (destination, kind, inverse, delete rule, counts).
+        case changeRelationship
+        /// A new uniqueness group.
+        case addUniqueness
+        /// A uniqueness group dropped.
+        case removeUniqueness
     }
 
     /// What kind of change.
