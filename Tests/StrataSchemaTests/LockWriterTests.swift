@@ -188,3 +188,18 @@ struct LockWriterTests {
         #expect(text.contains("  Tag\n    + entity\n"))
     }
 }
+
+@Suite("strata lock and line endings")
+struct LockLineEndingTests {
+    @Test func aCRLFFileStaysCRLF() throws {
+        let text = "version: V1\r\nentities:\r\n  Item: {attributes: {name: String}}\r\n"
+        let fixture = try ModelFixture(v1: text, manifest: "model: Shop\nmigrationChain: [V1]\n")
+        let changes = try LockWriter.plan(fixture.load()).get()
+        try LockWriter.apply(changes)
+        let written = try fixture.read("V1.yml")
+        #expect(written.hasPrefix(text + "versionLock:\r\n  Item: [0x"))
+        #expect(written.hasSuffix("]\r\n"))
+        #expect(!written.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+        #expect(VerifyReport(directory: fixture.directory).exitCode == 0)
+    }
+}

@@ -118,7 +118,9 @@ public enum LockWriter {
         guard !root.isFlow else {
             return .failure(.cannotEdit(file: file, reason: "the version file is one flow mapping ({...}); write it in block style so a lock can be added"))
         }
-        let block = "versionLock:" + locks.keys.sorted().map { "\n  \($0): \(locks[$0]!)" }.joined()
+        // Lines end the way the file's first line ends, so a CRLF file stays CRLF throughout.
+        let newline = bytes.firstIndex(of: UInt8(ascii: "\n")).map { $0 > 0 && bytes[$0 - 1] == UInt8(ascii: "\r") } == true ? "\r\n" : "\n"
+        let block = "versionLock:" + locks.keys.sorted().map { "\(newline)  \($0): \(locks[$0]!)" }.joined()
         var output: [UInt8]
         if let entry = root.entries?.first(where: { $0.key.scalarText == "versionLock" }) {
             let offsets = ScalarOffsets(bytes)
@@ -134,8 +136,8 @@ public enum LockWriter {
             output = Array(bytes[..<start]) + Array(block.utf8) + Array(bytes[end...])
         } else {
             output = bytes
-            if let last = output.last, last != UInt8(ascii: "\n") { output.append(UInt8(ascii: "\n")) }
-            output += Array((block + "\n").utf8)
+            if let last = output.last, last != UInt8(ascii: "\n") { output += Array(newline.utf8) }
+            output += Array((block + newline).utf8)
         }
         // Read the result back: the lock must parse to exactly what was meant, or nothing is written.
         var parser = VersionParser()
