@@ -28,17 +28,15 @@ enum ImportContext {
                         statements.append("if let value = try \(decode) { \(property) = value }")
                     }
                 } else if let relationship = relationships.first(where: { $0.name == name }),
-                          let destination = version.entity(named: relationship.destination), let destinationSpec = destination.importSpec {
-                    let method = destinationSpec.uniqueID == nil ? "importObjects" : "importUniqueObjects"
-                    let into = "Into<\(SwiftSyntax.identifier(destination.name))>()"
-                    let imported = "try transaction.\(method)(\(into), sourceArray: sources)"
+                          let destination = version.entity(named: relationship.destination), destination.importSpec != nil {
+                    let imported = "try transaction.importRelated(Into<\(SwiftSyntax.identifier(destination.name))>(), related)"
                     let value: String
                     switch relationship.kind {
                     case .toOne: value = imported + ".first"
                     case .unordered: value = "Set(" + imported + ")"
                     case .ordered: value = imported
                     }
-                    statements.append("if let sources = try ImportValue.objects(source, \(path), entity: \(entityLiteral), relationship: \(nameLiteral)) { \(property) = \(value) }")
+                    statements.append("if let related = try ImportValue.related(source, \(path), entity: \(entityLiteral), relationship: \(nameLiteral)) { \(property) = \(value) }")
                 }
             }
             var node: [String: Any] = ["name": SwiftSyntax.identifier(entity.name), "plainName": entity.name, "statements": statements]

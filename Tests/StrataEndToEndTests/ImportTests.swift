@@ -105,3 +105,32 @@ struct ImportTests {
         }
     }
 }
+
+@Suite("Generated importers: relationships by ID")
+@MainActor
+struct ImportByIDTests {
+    @Test func relationshipsCanNameExistingObjectsByUniqueID() async throws {
+        let stack = DataStack(Shop.schemaHistory)
+        try stack.addStorageAndWait(InMemoryStore())
+        try await stack.perform { transaction in
+            let products = (1...3).map { ["sku": "S-\($0)"] as [String: Any] }
+            _ = try transaction.importUniqueObjects(Into<Product>(), sourceArray: products)
+            let orders: [[String: Any]] = [["no": 7, "items": ["S-3", "S-1"]], ["no": 8, "items": "S-2"], ["no": 9, "items": NSNull()]]
+            _ = try transaction.importUniqueObjects(Into<Order>(), sourceArray: orders)
+        }
+        let orders = try stack.fetchAll(From<Order>().orderBy(.ascending(\.number)))
+        #expect(orders.map { $0.products.map(\.sku).sorted() } == [["S-1", "S-3"], ["S-2"], []])
+        await #expect(throws: StrataError.importFailed(entity: "Order", attribute: "products", key: "items", reason: "no 'Product' has the ID S-404")) {
+            try await stack.perform { transaction in
+                _ = try transaction.importUniqueObjects(Into<Order>(), sourceArray: [["no": 10, "items": ["S-404"]]])
+            }
+        }
+        await #expect(throws: StrataError.importFailed(entity: "Order", attribute: "products", key: "items",
+                                                       reason: "expected text IDs of 'Product', found 12")) {
+            try await stack.perform { transaction in
+                _ = try transaction.importUniqueObjects(Into<Order>(), sourceArray: [["no": 11, "items": [12]]])
+            }
+        }
+        #expect(try stack.fetchCount(From<Order>()) == 3)
+    }
+}

@@ -57,4 +57,44 @@ extension BaseDataTransaction {
         }
         return result
     }
+
+    /// The objects a relationship key names: nested objects imported through `T`'s importer.
+    public func importRelated<T: ImportableObject>(_ into: Into<T>, _ related: RelatedSources) throws -> [T] {
+        if let id = related.ids.first {
+            throw StrataError.importFailed(entity: related.context.entity, attribute: related.context.relationship, key: related.context.key,
+                                           reason: "found the ID \(ImportValue.describe(id)), but '\(T.entityName)' has no uniqueID to find objects by")
+        }
+        return try importObjects(into, sourceArray: related.objects)
+    }
+
+    /// The objects a relationship key names: nested objects imported (uniqued) through `T`'s
+    /// importer, or the existing objects with the given unique IDs, in the order named.
+    public func importRelated<T: ImportableUniqueObject>(_ into: Into<T>, _ related: RelatedSources) throws -> [T] {
+        guard !related.ids.isEmpty else { return try importUniqueObjects(into, sourceArray: related.objects) }
+        var ids: [T.UniqueIDValue] = []
+        for raw in related.ids {
+            guard let id = T.UniqueIDValue(importValue: raw) else {
+                throw StrataError.importFailed(entity: related.context.entity, attribute: related.context.relationship, key: related.context.key,
+                                               reason: "expected \(T.UniqueIDValue.importDescription) IDs of '\(T.entityName)', found \(ImportValue.describe(raw))")
+            }
+            ids.append(id)
+        }
+        var found: [T.UniqueIDValue: T] = [:]
+        let distinct = Array(Set(ids))
+        var start = 0
+        while start < distinct.count {
+            let chunk = Array(distinct[start..<min(start + Self.importChunkSize, distinct.count)])
+            for object in try context.fetch(From<T>(into.configuration).where(T.uniqueIDKeyPath ~= chunk)) {
+                found[object[keyPath: T.uniqueIDKeyPath]] = object
+            }
+            start += Self.importChunkSize
+        }
+        return try ids.map { id in
+            guard let object = found[id] else {
+                throw StrataError.importFailed(entity: related.context.entity, attribute: related.context.relationship, key: related.context.key,
+                                               reason: "no '\(T.entityName)' has the ID \(id)")
+            }
+            return object
+        }
+    }
 }

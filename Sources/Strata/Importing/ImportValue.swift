@@ -45,15 +45,24 @@ public enum ImportValue {
         }
     }
 
-    /// The nested source objects at a key path: one object, or an array of objects.
-    public static func objects(_ source: [String: Any], _ keyPath: String, entity: String, relationship: String) throws(StrataError) -> [[String: Any]]? {
+    /// The related objects a source names at a key path: nested objects (one or an array), or
+    /// unique IDs of existing objects (one or an array); nil when the key is absent, none for null.
+    public static func related(_ source: [String: Any], _ keyPath: String, entity: String, relationship: String) throws(StrataError) -> RelatedSources? {
+        let context = (entity: entity, relationship: relationship, key: keyPath)
         switch lookup(source, keyPath) {
         case .absent: return nil
-        case .null: return []
+        case .null: return RelatedSources(objects: [], ids: [], context: context)
         case .value(let raw):
-            if let object = raw as? [String: Any] { return [object] }
-            if let array = raw as? [Any], let objects = array as? [[String: Any]] { return objects }
-            throw .importFailed(entity: entity, attribute: relationship, key: keyPath, reason: "expected an object or an array of objects, found \(describe(raw))")
+            if let object = raw as? [String: Any] { return RelatedSources(objects: [object], ids: [], context: context) }
+            if let array = raw as? [Any] {
+                if let objects = array as? [[String: Any]] { return RelatedSources(objects: objects, ids: [], context: context) }
+                if array.allSatisfy({ !($0 is [String: Any]) && !($0 is [Any]) && !($0 is NSNull) }) {
+                    return RelatedSources(objects: [], ids: array, context: context)
+                }
+                throw .importFailed(entity: entity, attribute: relationship, key: keyPath,
+                                    reason: "expected objects or IDs, found an array that mixes them")
+            }
+            return RelatedSources(objects: [], ids: [raw], context: context)
         }
     }
 
@@ -82,6 +91,15 @@ public enum ImportValue {
         default: return "\(raw)"
         }
     }
+}
+
+/// What a relationship key of a source holds: nested objects to import, or IDs of existing objects.
+public struct RelatedSources {
+    /// Nested source objects.
+    public let objects: [[String: Any]]
+    /// Unique IDs, as JSON values.
+    public let ids: [Any]
+    let context: (entity: String, relationship: String, key: String)
 }
 
 /// A type an importer can read from a JSON value.

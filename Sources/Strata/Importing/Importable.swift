@@ -16,7 +16,7 @@ extension ImportableObject {
 /// import updates the object with a source's ID when there is one, and creates it otherwise.
 public protocol ImportableUniqueObject: ImportableObject {
     /// The type of the unique attribute.
-    associatedtype UniqueIDValue: QueryableAttributeType & Hashable
+    associatedtype UniqueIDValue: QueryableAttributeType & ImportConvertible & Hashable
 
     /// The unique attribute.
     static var uniqueIDKeyPath: ReferenceWritableKeyPath<Self, UniqueIDValue> { get }

@@ -30,6 +30,6 @@ extension Person: ImportableUniqueObject {
         if let value = try ImportValue.decode(Decimal.self, source, "balance", entity: "Person", attribute: "balance") { balance = value }
         if ImportValue.isNull(source, "homepage") { homepage = nil } else if let value = try ImportValue.decode(URL.self, source, "homepage", entity: "Person", attribute: "homepage") { homepage = value }
         if ImportValue.isNull(source, "settings") { settings = nil } else if let value = try ImportValue.decodeCodable(PersonSettings.self, source, "settings", entity: "Person", attribute: "settings") { settings = value }
-        if let sources = try ImportValue.objects(source, "pets", entity: "Person", relationship: "pets") { pets = Set(try transaction.importObjects(Into<Dog>(), sourceArray: sources)) }
+        if let related = try ImportValue.related(source, "pets", entity: "Person", relationship: "pets") { pets = Set(try transaction.importRelated(Into<Dog>(), related)) }
     }
 }
