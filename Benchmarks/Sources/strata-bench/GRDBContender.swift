@@ -18,6 +18,7 @@ struct GRDBContender: Contender {
         var createdAt: Date
 
         enum Columns {
+            static let code = Column("code")
             static let category = Column("category")
             static let score = Column("score")
         }
@@ -48,6 +49,29 @@ struct GRDBContender: Contender {
                                createdAt: row.createdAt).insert(db)
                 checksum.add(code: row.code, score: row.score)
             }
+            return checksum
+        }
+    }
+
+    /// Fetches each source's record by code, then updates it or inserts a new one.
+    func importUnique(_ sources: [[String: Any]], path: String) throws -> Checksum {
+        try pool(path).write { db in
+            var checksum = Checksum()
+            for source in sources {
+                let values = ImportSources.Values(source)
+                if var record = try ItemRecord.filter(ItemRecord.Columns.code == values.code).fetchOne(db) {
+                    record.name = values.name
+                    record.score = values.score
+                    record.category = values.category
+                    record.createdAt = values.createdAt
+                    try record.update(db)
+                } else {
+                    try ItemRecord(strata_id: nil, code: values.code, name: values.name, score: values.score, category: values.category,
+                                   createdAt: values.createdAt).insert(db)
+                }
+                checksum.add(code: values.code, score: values.score)
+            }
+            checksum.rows = try ItemRecord.fetchCount(db)
             return checksum
         }
     }

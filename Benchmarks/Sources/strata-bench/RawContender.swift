@@ -76,6 +76,54 @@ struct RawContender: Contender {
         return checksum
     }
 
+    /// Looks each source's code up, then updates the row it finds or inserts a new one.
+    func importUnique(_ sources: [[String: Any]], path: String) throws -> Checksum {
+        let database = Database(path: path)
+        database.exec("BEGIN IMMEDIATE")
+        let lookup = database.prepare("SELECT \"strata_id\" FROM \"Item\" WHERE \"code\" = ?")
+        let update = database.prepare("UPDATE \"Item\" SET \"name\" = ?, \"score\" = ?, \"category\" = ?, \"createdAt\" = ? WHERE \"strata_id\" = ?")
+        let insert = database.prepare("INSERT INTO \"Item\" (\"name\", \"score\", \"category\", \"createdAt\", \"strata_id\", \"code\") VALUES (?, ?, ?, ?, ?, ?)")
+        let count = database.prepare("SELECT count(*) FROM \"Item\"")
+        defer { [lookup, update, insert, count].forEach { sqlite3_finalize($0) } }
+        var nextID: Int64 = {
+            let maximum = database.prepare("SELECT coalesce(max(\"strata_id\"), 0) FROM \"Item\"")
+            defer { sqlite3_finalize(maximum) }
+            sqlite3_step(maximum)
+            return sqlite3_column_int64(maximum, 0) + 1
+        }()
+        var checksum = Checksum()
+        for source in sources {
+            let values = ImportSources.Values(source)
+            sqlite3_reset(lookup)
+            sqlite3_bind_int64(lookup, 1, values.code)
+            let found = sqlite3_step(lookup) == SQLITE_ROW ? sqlite3_column_int64(lookup, 0) : nil
+            let statement = found == nil ? insert : update
+            sqlite3_reset(statement)
+            var name = values.name
+            name.withUTF8 { buffer in
+                _ = sqlite3_bind_text(statement, 1, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                      Int32(buffer.count), bench_sqlite_transient())
+            }
+            sqlite3_bind_double(statement, 2, values.score)
+            sqlite3_bind_int64(statement, 3, values.category)
+            sqlite3_bind_double(statement, 4, values.createdAt.timeIntervalSince1970)
+            if let found {
+                sqlite3_bind_int64(statement, 5, found)
+            } else {
+                sqlite3_bind_int64(statement, 5, nextID)
+                sqlite3_bind_int64(statement, 6, values.code)
+                nextID += 1
+            }
+            guard sqlite3_step(statement) == SQLITE_DONE else { fatalError(String(cString: sqlite3_errmsg(database.handle))) }
+            checksum.add(code: values.code, score: values.score)
+        }
+        sqlite3_step(count)
+        checksum.rows = Int(sqlite3_column_int64(count, 0))
+        sqlite3_reset(count)
+        database.exec("COMMIT")
+        return checksum
+    }
+
     func fetchAll(path: String) async throws -> Checksum {
         let database = Database(path: path)
         let statement = database.prepare("SELECT \"strata_id\", \"code\", \"name\", \"score\", \"category\", \"createdAt\" FROM \"Item\"")

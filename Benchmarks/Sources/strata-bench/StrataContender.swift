@@ -28,6 +28,16 @@ struct StrataContender: Contender {
         }
     }
 
+    func importUnique(_ sources: [[String: Any]], path: String) throws -> Checksum {
+        let stack = try stack(path)
+        return try stack.perform(synchronous: { transaction in
+            var checksum = Checksum()
+            for item in try transaction.importUniqueObjects(Into<Item>(), sourceArray: sources) { checksum.add(code: item.code, score: item.score) }
+            checksum.rows = try transaction.fetchCount(From<Item>())
+            return checksum
+        })
+    }
+
     func fetchAll(path: String) async throws -> Checksum {
         try await stack(path).read { reader in
             var checksum = Checksum()

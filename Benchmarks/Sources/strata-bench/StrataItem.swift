@@ -62,3 +62,23 @@ enum Bench {
 
     static let schemaHistory = SchemaHistory(model: "Bench", versions: [v1], migrationChain: ["V1"], current: "V1", entityTypes: [Item.self])
 }
+
+/// The importer the generator emits for `import: {uniqueID: code}` with every attribute mapped by name.
+extension Item: ImportableUniqueObject {
+    static var uniqueIDKeyPath: ReferenceWritableKeyPath<Item, Int64> { \.code }
+
+    static func uniqueID(from source: [String: Any], in transaction: BaseDataTransaction) throws -> Int64? {
+        try ImportValue.decode(Int64.self, source, "code", entity: "Item", attribute: "code")
+    }
+
+    func didInsert(from source: [String: Any], in transaction: BaseDataTransaction) throws {
+        try update(from: source, in: transaction)
+    }
+
+    func update(from source: [String: Any], in transaction: BaseDataTransaction) throws {
+        if let value = try ImportValue.decode(String.self, source, "name", entity: "Item", attribute: "name") { name = value }
+        if let value = try ImportValue.decode(Double.self, source, "score", entity: "Item", attribute: "score") { score = value }
+        if let value = try ImportValue.decode(Int64.self, source, "category", entity: "Item", attribute: "category") { category = value }
+        if let value = try ImportValue.decode(Date.self, source, "createdAt", entity: "Item", attribute: "createdAt") { createdAt = value }
+    }
+}

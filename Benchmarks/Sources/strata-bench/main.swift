@@ -4,6 +4,9 @@ import Foundation
 protocol Contender: Sendable {
     var name: String { get }
     func insert(_ rows: [Row], path: String) async throws -> Checksum
+    /// Imports `ImportSources` into a database holding `ImportSources.prefill`; `rows` of the
+    /// result is the table's row count afterwards.
+    func importUnique(_ sources: [[String: Any]], path: String) throws -> Checksum
     func fetchAll(path: String) async throws -> Checksum
     func smallQueries(path: String) async throws -> Checksum
     func aggregate(path: String) async throws -> Checksum
@@ -12,7 +15,7 @@ protocol Contender: Sendable {
 /// `STRATA_BENCH_CONTENDERS=strata,raw` limits the run (for profiling one contender).
 let selected = ProcessInfo.processInfo.environment["STRATA_BENCH_CONTENDERS"].map { Set($0.split(separator: ",").map(String.init)) }
 let contenders: [any Contender] = [StrataContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
-let allWorkloads = ["insert", "fetch", "small-queries", "aggregate"]
+let allWorkloads = ["insert", "import", "fetch", "small-queries", "aggregate"]
 let arguments = Array(CommandLine.arguments.dropFirst())
 let workloads = arguments.isEmpty ? allWorkloads : arguments
 for workload in workloads where !allWorkloads.contains(workload) {
@@ -36,10 +39,19 @@ for workload in workloads {
     // Interleave contenders round by round so machine noise hits all of them alike.
     for _ in 0..<rounds {
         for contender in contenders {
+            // The import's starting database and sources are made before the clock starts.
+            var importPath = ""
+            var sources: [[String: Any]] = []
+            if workload == "import" {
+                importPath = Scratch.path("\(contender.name)-import")
+                _ = try await contender.insert(ImportSources.prefill, path: importPath)
+                sources = ImportSources.make()
+            }
             let start = ContinuousClock.now
             let checksum: Checksum
             switch workload {
             case "insert": checksum = try await contender.insert(Row.all, path: Scratch.path(contender.name))
+            case "import": checksum = try contender.importUnique(sources, path: importPath)
             case "fetch": checksum = try await contender.fetchAll(path: prepared[contender.name]!)
             case "small-queries": checksum = try await contender.smallQueries(path: prepared[contender.name]!)
             default: checksum = try await contender.aggregate(path: prepared[contender.name]!)

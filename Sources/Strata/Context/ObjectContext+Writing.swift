@@ -141,8 +141,15 @@ extension ObjectContext {
         for object in dirtyWritten.values {
             guard let layout = object.layout, !object.dirty.isEmpty else { continue }
             let ordinals = object.dirty.ordinals
-            let assignments = ordinals.map { SQLFragment.quote(layout.columns[$0].name) + " = ?" }.joined(separator: ", ")
-            let sql = "UPDATE " + SQLFragment.quote(layout.table) + " SET " + assignments + " WHERE " + SQLFragment.quote(StoreLayout.idColumn) + " = ?"
+            let shape = UpdateShape(layout: ObjectIdentifier(layout), columns: object.dirty)
+            let sql: String
+            if let cached = updateSQL[shape] {
+                sql = cached
+            } else {
+                let assignments = ordinals.map { SQLFragment.quote(layout.columns[$0].name) + " = ?" }.joined(separator: ", ")
+                sql = "UPDATE " + SQLFragment.quote(layout.table) + " SET " + assignments + " WHERE " + SQLFragment.quote(StoreLayout.idColumn) + " = ?"
+                updateSQL[shape] = sql
+            }
             let statement = try begin(object.key.storage).cachedStatement(sql)
             var binder = ColumnBinder(.statement(statement))
             for (position, ordinal) in ordinals.enumerated() {

@@ -41,6 +41,9 @@ final class ObjectContext {
     var highestRowIDs: [StackCore.TableKey: Int64] = [:]
     /// Written objects with changed columns.
     var dirtyWritten: [ObjectKey: StrataObject] = [:]
+    /// The UPDATE text for each entity and set of changed columns seen, so that writing many
+    /// objects changed alike builds it once.
+    var updateSQL: [UpdateShape: String] = [:]
     /// Written objects deleted and not yet removed.
     var pendingDeletes: [ObjectKey: StrataObject] = [:]
     /// Updates and deletions since the transaction began, for `hasChanges` and the commit notice.
@@ -179,4 +182,10 @@ struct CommitSummary: Sendable {
     var relationshipsChanged = false
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !relationshipsChanged }
+}
+
+/// An entity and the columns an UPDATE writes: the key of `ObjectContext.updateSQL`.
+struct UpdateShape: Hashable {
+    let layout: ObjectIdentifier
+    let columns: ColumnSet
 }

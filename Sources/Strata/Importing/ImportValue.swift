@@ -13,13 +13,18 @@ public enum ImportValue {
 
     /// The value at a dotted key path.
     public static func lookup(_ source: [String: Any], _ keyPath: String) -> Lookup {
-        var current: Any = source
-        for part in keyPath.split(separator: ".", omittingEmptySubsequences: false) {
-            guard let object = current as? [String: Any], let next = object[String(part)] else { return .absent }
-            current = next
+        var object = source
+        var key = keyPath
+        if keyPath.utf8.contains(UInt8(ascii: ".")) {
+            var parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
+            key = String(parts.removeLast())
+            for part in parts {
+                guard let next = object[String(part)] as? [String: Any] else { return .absent }
+                object = next
+            }
         }
-        if current is NSNull { return .null }
-        return .value(current)
+        guard let value = object[key] else { return .absent }
+        return value is NSNull ? .null : .value(value)
     }
 
     /// A value converted to `V`; nil when absent or null; throws when it does not fit.

@@ -29,7 +29,8 @@ struct SQLFragment: Sendable, Hashable {
 
     /// The quoted form of an identifier.
     static func quote(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 
     static func + (lhs: SQLFragment, rhs: SQLFragment) -> SQLFragment {
