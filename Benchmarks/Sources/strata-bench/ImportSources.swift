@@ -10,13 +10,21 @@ enum ImportSources {
     /// The rows in the database before the import; written untimed.
     static var prefill: [Row] { Array(Row.all.prefix(existing)) }
 
-    /// A fresh array per round, made before the clock starts.
-    static func make() -> [[String: Any]] {
-        (0..<count).map { index in
+    /// The sources as a JSON document, made once.
+    static let json: Data = {
+        let objects: [[String: Any]] = (0..<count).map { index in
             let row = Row.make(index)
             return ["code": row.code, "name": row.name, "score": row.score + 1, "category": row.category,
                     "createdAt": row.createdAt.timeIntervalSince1970]
         }
+        return try! JSONSerialization.data(withJSONObject: objects)
+    }()
+
+    /// A fresh array per round, parsed by `JSONSerialization` as an app would receive it, before
+    /// the clock starts.
+    static func make() -> [[String: Any]] {
+        guard let sources = try? JSONSerialization.jsonObject(with: json) as? [[String: Any]] else { fatalError("benchmark JSON did not parse") }
+        return sources
     }
 
     /// The values every contender reads out of a source, so all do the same conversions.
