@@ -13,18 +13,21 @@ public enum ImportValue {
 
     /// The value at a dotted key path.
     public static func lookup(_ source: [String: Any], _ keyPath: String) -> Lookup {
+        guard keyPath.utf8.contains(UInt8(ascii: ".")) else { return found(source[keyPath]) }
+        var parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
+        let key = String(parts.removeLast())
         var object = source
-        var key = keyPath
-        if keyPath.utf8.contains(UInt8(ascii: ".")) {
-            var parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
-            key = String(parts.removeLast())
-            for part in parts {
-                guard let next = object[String(part)] as? [String: Any] else { return .absent }
-                object = next
-            }
+        for part in parts {
+            guard let next = object[String(part)] as? [String: Any] else { return .absent }
+            object = next
         }
-        guard let value = object[key] else { return .absent }
-        return value is NSNull ? .null : .value(value)
+        return found(object[key])
+    }
+
+    /// A dictionary's value as a lookup result; the type comparison is much cheaper than a cast.
+    private static func found(_ value: Any?) -> Lookup {
+        guard let value else { return .absent }
+        return type(of: value) == NSNull.self ? .null : .value(value)
     }
 
     /// A value converted to `V`; nil when absent or null; throws when it does not fit.
@@ -82,7 +85,8 @@ public enum ImportValue {
     static func isBoolean(_ raw: Any) -> Bool {
         if type(of: raw) == Bool.self { return true }
         if let number = raw as? NSNumber {
-            return String(cString: number.objCType) == "c" && "\(type(of: number))".contains("Boolean")
+            let kind = number.objCType
+            return kind[0] == CChar(UInt8(ascii: "c")) && kind[1] == 0 && "\(type(of: number))".contains("Boolean")
         }
         return false
     }
