@@ -33,16 +33,7 @@ extension BaseDataTransaction {
         var ids: [T.UniqueIDValue?] = []
         ids.reserveCapacity(sourceArray.count)
         for source in sourceArray { ids.append(try T.uniqueID(from: source, in: self)) }
-        var existing: [T.UniqueIDValue: T] = [:]
-        let distinct = Array(Set(ids.compactMap { $0 }))
-        var start = 0
-        while start < distinct.count {
-            let chunk = Array(distinct[start..<min(start + Self.importChunkSize, distinct.count)])
-            for object in try fetchAll(From<T>(into.configuration).where(T.uniqueIDKeyPath ~= chunk)) {
-                existing[object[keyPath: T.uniqueIDKeyPath]] = object
-            }
-            start += Self.importChunkSize
-        }
+        var existing = try objects(into, withIDs: ids.compactMap { $0 })
         var result: [T] = []
         for (source, id) in zip(sourceArray, ids) {
             guard let id else { continue }
@@ -83,16 +74,7 @@ extension BaseDataTransaction {
             }
             ids.append(id)
         }
-        var found: [T.UniqueIDValue: T] = [:]
-        let distinct = Array(Set(ids))
-        var start = 0
-        while start < distinct.count {
-            let chunk = Array(distinct[start..<min(start + Self.importChunkSize, distinct.count)])
-            for object in try context.fetch(From<T>(into.configuration).where(T.uniqueIDKeyPath ~= chunk)) {
-                found[object[keyPath: T.uniqueIDKeyPath]] = object
-            }
-            start += Self.importChunkSize
-        }
+        let found = try objects(into, withIDs: ids)
         return try ids.map { id in
             guard let object = found[id] else {
                 throw StrataError.importFailed(entity: related.context.entity, attribute: related.context.relationship, key: related.context.key,
@@ -100,5 +82,22 @@ extension BaseDataTransaction {
             }
             return object
         }
+    }
+
+    /// The stored objects with the given unique IDs, by ID, looked up with one query per
+    /// `importChunkSize` distinct IDs.
+    @inlinable
+    func objects<T: ImportableUniqueObject>(_ into: Into<T>, withIDs ids: [T.UniqueIDValue]) throws(StrataError) -> [T.UniqueIDValue: T] {
+        var found: [T.UniqueIDValue: T] = [:]
+        let distinct = Array(Set(ids))
+        var start = 0
+        while start < distinct.count {
+            let chunk = Array(distinct[start..<min(start + Self.importChunkSize, distinct.count)])
+            for object in try fetchAll(From<T>(into.configuration).where(T.uniqueIDKeyPath ~= chunk)) {
+                found[object[keyPath: T.uniqueIDKeyPath]] = object
+            }
+            start += Self.importChunkSize
+        }
+        return found
     }
 }
