@@ -4,9 +4,9 @@ import Synchronization
 /// connections and their prepared statements.
 final class ReaderPool: Sendable {
     /// A connection parked in the pool.
-    ///
-    /// `@unchecked Sendable` is sound because a parked connection is used by nobody: a read context
-    /// takes it out (and is then its only user, on one thread at a time) and puts it back when done.
+    // `@unchecked Sendable` is sound: a parked connection is used by nobody. A read context takes
+    // it out of the mutex-guarded pool (and is then its only user, on one thread at a time) and
+    // puts it back when done, so the connection never has two users at once.
     private struct Parked: @unchecked Sendable {
         let connection: SQLiteConnection
     }

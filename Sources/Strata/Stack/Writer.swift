@@ -1,10 +1,9 @@
 import Dispatch
 
 /// The serial queue every transaction of a stack runs on, and the writer connections it owns.
-///
-/// `@unchecked Sendable` is sound because `connections` is only ever read or written by code
-/// running on `queue` (every entry point below dispatches there first, and `isOnQueue` guards
-/// the synchronous ones), so no two threads touch it at once.
+// `@unchecked Sendable` is sound: `connections`, the only mutable state, is read and written only
+// by code running on the serial `queue` (every entry point below dispatches there first, and
+// `isOnQueue` guards the synchronous ones), so no two threads ever touch it at once.
 final class Writer: @unchecked Sendable {
     let queue: DispatchQueue
     private static let key = DispatchSpecificKey<UInt>()

@@ -144,8 +144,9 @@ enum MainQueue {
     }
 }
 
-/// Carries a value across a synchronous hop to the writer queue and back. The caller is blocked
-/// for the whole hop, so the value is never used by two threads at once.
+/// Carries a value across a synchronous hop to the writer queue and back.
+// `@unchecked Sendable` is sound: the box is only used by `perform(synchronous:)`, whose caller is
+// blocked for the whole hop, so the value is used on one thread at a time and never concurrently.
 struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
