@@ -43,6 +43,16 @@ struct RawContender: Contender {
         var score: Double
         var category: Int64
         var createdAt: Date
+
+        /// The current row of a `SELECT "strata_id", "code", "name", "score", "category", "createdAt"`.
+        init(_ statement: OpaquePointer) {
+            id = sqlite3_column_int64(statement, 0)
+            code = sqlite3_column_int64(statement, 1)
+            name = RawContender.text(statement, 2)
+            score = sqlite3_column_double(statement, 3)
+            category = sqlite3_column_int64(statement, 4)
+            createdAt = Date(timeIntervalSince1970: sqlite3_column_double(statement, 5))
+        }
     }
 
     func insert(_ rows: [Row], path: String) async throws -> Checksum {
@@ -130,9 +140,7 @@ struct RawContender: Contender {
         defer { sqlite3_finalize(statement) }
         var records: [Record] = []
         while sqlite3_step(statement) == SQLITE_ROW {
-            records.append(Record(id: sqlite3_column_int64(statement, 0), code: sqlite3_column_int64(statement, 1), name: Self.text(statement, 2),
-                                  score: sqlite3_column_double(statement, 3), category: sqlite3_column_int64(statement, 4),
-                                  createdAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 5))))
+            records.append(Record(statement))
         }
         var checksum = Checksum()
         for record in records { checksum.add(code: record.code, score: record.score) }
@@ -152,9 +160,7 @@ struct RawContender: Contender {
             sqlite3_bind_int64(statement, 2, 10)
             var records: [Record] = []
             while sqlite3_step(statement) == SQLITE_ROW {
-                records.append(Record(id: sqlite3_column_int64(statement, 0), code: sqlite3_column_int64(statement, 1), name: Self.text(statement, 2),
-                                      score: sqlite3_column_double(statement, 3), category: sqlite3_column_int64(statement, 4),
-                                      createdAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 5))))
+                records.append(Record(statement))
             }
             for record in records { checksum.add(code: record.code, score: record.score) }
         }

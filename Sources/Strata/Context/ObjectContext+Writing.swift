@@ -166,8 +166,7 @@ extension ObjectContext {
     private func deletePending() throws(StrataError) {
         for object in pendingDeletes.values {
             guard let layout = object.layout else { continue }
-            let sql = "DELETE FROM " + SQLFragment.quote(layout.table) + " WHERE " + SQLFragment.quote(StoreLayout.idColumn) + " = ?"
-            let statement = try begin(object.key.storage).cachedStatement(sql)
+            let statement = try begin(object.key.storage).cachedStatement(layout.deleteSQL)
             statement.bind(object.rowID, at: 1)
             try statement.step()
             registered[object.key] = nil

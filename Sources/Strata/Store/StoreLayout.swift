@@ -33,6 +33,8 @@ final class EntityLayout: Sendable {
     let relationships: [RelationshipDescription]
     /// The `INSERT` for an object of exactly this entity: id, entity code (if any), then `columns`.
     let insertSQL: String
+    /// The `DELETE` of one row of this entity's table, by id.
+    let deleteSQL: String
     /// Position of each column in `columns`, by property name (attributes and to-one relationships).
     let ordinals: [String: Int]
     /// Ordinals of attributes that must be assigned before a new object is saved.
@@ -67,6 +69,7 @@ final class EntityLayout: Sendable {
         names += columns.map { SQLFragment.quote($0.name) }
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         self.insertSQL = "INSERT INTO \(SQLFragment.quote(table)) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
+        self.deleteSQL = "DELETE FROM \(SQLFragment.quote(table)) WHERE \(names[0]) = ?"
     }
 
     /// The column of a property of the lineage, if it is stored in this table.
