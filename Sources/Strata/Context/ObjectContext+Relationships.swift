@@ -217,8 +217,8 @@ extension ObjectContext {
     /// Writes positions of ordered to-many relationships and the link rows of many-to-many ones.
     func flushRelationships() throws(StrataError) {
         for (object, relationship) in deletedLinks {
-            guard case .linkTable(let name) = relationship.storage else { continue }
-            let statement = try beginWriting(object.key.storage).cachedStatement("DELETE FROM " + SQLFragment.quote(name) + " WHERE owner = ?")
+            guard let clearLinksSQL = relationship.clearLinksSQL else { continue }
+            let statement = try beginWriting(object.key.storage).cachedStatement(clearLinksSQL)
             statement.bind(object.rowID, at: 1)
             try statement.step()
         }
@@ -228,12 +228,11 @@ extension ObjectContext {
         for (object, relationship) in changes where !object.isDeleted {
             let keys = object.toManyKeys?[relationship.index] ?? []
             let connection = try beginWriting(object.key.storage)
-            switch relationship.storage {
-            case .linkTable(let name):
-                let clear = try connection.cachedStatement("DELETE FROM " + SQLFragment.quote(name) + " WHERE owner = ?")
+            if let clearLinksSQL = relationship.clearLinksSQL, let insertLinkSQL = relationship.insertLinkSQL {
+                let clear = try connection.cachedStatement(clearLinksSQL)
                 clear.bind(object.rowID, at: 1)
                 try clear.step()
-                let insert = try connection.cachedStatement("INSERT INTO " + SQLFragment.quote(name) + " (owner, target, position) VALUES (?, ?, ?)")
+                let insert = try connection.cachedStatement(insertLinkSQL)
                 for (position, key) in keys.enumerated() {
                     insert.reset()
                     insert.bind(object.rowID, at: 1)
@@ -241,18 +240,14 @@ extension ObjectContext {
                     insert.bind(Int64(position), at: 3)
                     try insert.step()
                 }
-            case .inverseForeignKey(_, let orderColumn?):
-                guard let destination = core.layout.entity(relationship.destination) else { continue }
-                let update = try connection.cachedStatement("UPDATE " + SQLFragment.quote(destination.table) + " SET "
-                                                            + SQLFragment.quote(orderColumn) + " = ? WHERE " + SQLFragment.quote(StoreLayout.idColumn) + " = ?")
+            } else if let setPositionSQL = relationship.setPositionSQL {
+                let update = try connection.cachedStatement(setPositionSQL)
                 for (position, key) in keys.enumerated() {
                     update.reset()
                     update.bind(Int64(position), at: 1)
                     update.bind(key.rowID, at: 2)
                     try update.step()
                 }
-            default:
-                continue
             }
         }
     }

@@ -23,6 +23,38 @@ struct RelationshipLayout: Sendable {
     /// The inverse's index among the destination lineage's relationships.
     let inverseIndex: Int
     let storage: Storage
+    /// The statements that write a to-many's rows, built once with the layout: for a link table,
+    /// clearing an owner's rows and inserting one; for an ordered to-many with a to-one inverse,
+    /// setting a destination's position.
+    let clearLinksSQL: String?
+    let insertLinkSQL: String?
+    let setPositionSQL: String?
+
+    init(description: RelationshipDescription, index: Int, owner: String, destination: EntityLayout, inverse: RelationshipDescription,
+         inverseIndex: Int, storage: Storage) {
+        self.description = description
+        self.index = index
+        self.owner = owner
+        self.destination = destination.name
+        self.inverse = inverse
+        self.inverseIndex = inverseIndex
+        self.storage = storage
+        switch storage {
+        case .linkTable(let name):
+            clearLinksSQL = "DELETE FROM " + SQLFragment.quote(name) + " WHERE owner = ?"
+            insertLinkSQL = "INSERT INTO " + SQLFragment.quote(name) + " (owner, target, position) VALUES (?, ?, ?)"
+            setPositionSQL = nil
+        case .inverseForeignKey(_, let orderColumn?):
+            clearLinksSQL = nil
+            insertLinkSQL = nil
+            setPositionSQL = "UPDATE " + SQLFragment.quote(destination.table) + " SET " + SQLFragment.quote(orderColumn)
+                + " = ? WHERE " + SQLFragment.quote(StoreLayout.idColumn) + " = ?"
+        default:
+            clearLinksSQL = nil
+            insertLinkSQL = nil
+            setPositionSQL = nil
+        }
+    }
 
     var name: String { description.name }
     var isToMany: Bool { description.kind.isToMany }
@@ -57,7 +89,7 @@ extension StoreLayout {
                 } else {
                     storage = .linkTable(name: RelationshipLayout.linkTable(table: entity.table, relationship: relationship.storageKey))
                 }
-                return RelationshipLayout(description: relationship, index: index, owner: owner, destination: relationship.destination,
+                return RelationshipLayout(description: relationship, index: index, owner: owner, destination: destination,
                                           inverse: inverse, inverseIndex: inverseIndex, storage: storage)
             }
         }
