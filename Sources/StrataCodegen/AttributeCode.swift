@@ -23,38 +23,49 @@ struct AttributeCode {
         let optional = attribute.isOptional
         let base: String
         var read: String
-        var bind = "binder.bind(\(storage))"
+        var bind = optional ? "binder.bind(value: \(storage))" : ""
         var zero: String
         switch attribute.type {
         case .bool:
             base = "Bool"; zero = "false"; read = optional ? "reader.optionalValue(Bool.self)" : "reader.bool()"
+            if !optional { bind = "binder.bind(bool: \(storage))" }
         case .int16, .int32:
             base = attribute.type.rawValue; zero = "0"
-            read = optional ? "reader.optionalValue(\(base).self)" : "\(base)(truncatingIfNeeded: reader.int64())"
-            if !optional { bind = "binder.bind(Int64(\(storage)))" }
+            let method = attribute.type == .int16 ? "int16" : "int32"
+            read = optional ? "reader.optionalValue(\(base).self)" : "reader.\(method)()"
+            if !optional { bind = "binder.bind(\(method): \(storage))" }
         case .int64:
             base = "Int64"; zero = "0"; read = optional ? "reader.optionalInt64()" : "reader.int64()"
+            if !optional { bind = "binder.bind(int64: \(storage))" }
         case .int:
             base = "Int"; zero = "0"; read = optional ? "reader.optionalValue(Int.self)" : "reader.int()"
+            if !optional { bind = "binder.bind(int: \(storage))" }
         case .double:
             base = "Double"; zero = "0"; read = optional ? "reader.optionalDouble()" : "reader.double()"
+            if !optional { bind = "binder.bind(double: \(storage))" }
         case .float:
-            base = "Float"; zero = "0"; read = optional ? "reader.optionalValue(Float.self)" : "Float(reader.double())"
-            if !optional { bind = "binder.bind(Double(\(storage)))" }
+            base = "Float"; zero = "0"; read = optional ? "reader.optionalValue(Float.self)" : "reader.float()"
+            if !optional { bind = "binder.bind(float: \(storage))" }
         case .decimal:
             base = "Decimal"; zero = "0"; read = optional ? "reader.optionalValue(Decimal.self)" : "reader.value(Decimal.self, fallback: 0)"
+            if !optional { bind = "binder.bind(value: \(storage))" }
         case .string:
             base = "String"; zero = "\"\""; read = optional ? "reader.optionalString()" : "reader.string()"
+            if !optional { bind = "binder.bind(string: \(storage))" }
         case .date:
             base = "Date"; zero = "Date(timeIntervalSince1970: 0)"; read = optional ? "reader.optionalDate()" : "reader.date()"
+            if !optional { bind = "binder.bind(date: \(storage))" }
         case .data:
             base = "Data"; zero = "Data()"; read = optional ? "reader.optionalValue(Data.self)" : "reader.value(Data.self, fallback: Data())"
+            if !optional { bind = "binder.bind(value: \(storage))" }
         case .uuid:
             base = "UUID"; zero = "UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))"
             read = optional ? "reader.optionalValue(UUID.self)" : "reader.value(UUID.self, fallback: \(storage))"
+            if !optional { bind = "binder.bind(value: \(storage))" }
         case .url:
             base = "URL"; zero = "URL(fileURLWithPath: \"/\")"
             read = optional ? "reader.optionalValue(URL.self)" : "reader.value(URL.self, fallback: \(storage))"
+            if !optional { bind = "binder.bind(value: \(storage))" }
         case .codable:
             base = attribute.swiftType ?? "Never"; zero = "nil"
             let coder = attribute.coder?.rawValue ?? "json"

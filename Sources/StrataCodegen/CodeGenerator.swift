@@ -86,22 +86,15 @@ public struct CodeGenerator {
         let entities = current.entities.sorted { $0.name < $1.name }.map { EntityContext(entity: $0, version: current, access: accessPrefix).node }
         let versions = SchemaContext.versions(model)
         let steps = MigrationContext.steps(model)
-        var namespaces: [String: TemplateNode] = [:]
-        for step in steps {
-            for part in ["view", "values"] {
-                guard let node = step.values[part] as? TemplateNode, let name = node.values["namespace"] as? String else { continue }
-                namespaces[name] = TemplateNode(["name": name, "version": node.values["version"] ?? ""])
-            }
-        }
         let context: [String: Any] = [
             "generatorVersion": Self.version, "model": model.manifest.name, "version": current.name, "access": accessPrefix,
             "modelName": SwiftSyntax.identifier(model.manifest.name), "modelLiteral": SwiftSyntax.stringLiteral(model.manifest.name),
             "currentLiteral": SwiftSyntax.stringLiteral(current.name), "entities": entities,
             "importers": ImportContext.importers(current),
-            "steps": steps, "namespaces": namespaces.keys.sorted().compactMap { namespaces[$0] },
-            "versions": versions, "migrationChain": SchemaContext.chainLiteral(model.manifest.chain),
-            "versionList": versions.compactMap { $0.values["property"] as? String }.joined(separator: ", "),
-            "entityTypeList": current.entities.map(\.name).sorted().map { SwiftSyntax.identifier($0) + ".self" }.joined(separator: ", "),
+            "steps": steps, "versions": versions, "migrationChain": SchemaContext.chainLiteral(model.manifest.chain),
+            "versionNameList": versions.compactMap { $0.values["nameLiteral"] as? String }.joined(separator: ", "),
+            "currentNamespace": SwiftSyntax.identifier(model.manifest.name + current.name),
+            "entityTypeNames": current.entities.map(\.name).sorted().map(SwiftSyntax.identifier),
         ]
         let environment = Environment(loader: DictionaryLoader(templates: templates), trimBehaviour: .smart)
         var files: [GeneratedFile] = []

@@ -65,8 +65,8 @@ struct EntityContext {
         }
         var reads = stored.map { AttributeCode($0).read }
         reads += entity.relationships.filter { $0.kind == .toOne }.map { "_" + $0.name + " = reader.optionalInt64()" }
-        var binds = stored.map { "case \(ordinals[$0.name] ?? 0): " + AttributeCode($0).bind }
-        binds += entity.relationships.filter { $0.kind == .toOne }.map { "case \(ordinals[$0.name] ?? 0): binder.bind(_\($0.name))" }
+        var binds = stored.map { AttributeCode($0).bind }
+        binds += entity.relationships.filter { $0.kind == .toOne }.map { "binder.bind(value: _\($0.name))" }
         let initialValues = stored.compactMap { attribute -> String? in
             switch attribute.initial {
             case .now?: return "_\(attribute.name) = Date()"

@@ -52,7 +52,7 @@ enum MigrationContext {
             return TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "type": type, "decode": decode,
                                  "plainName": attribute.name, "summary": attribute.type == .codable ? "encoded bytes" : attribute.type.rawValue])
         }
-        return TemplateNode(["namespace": model + version.name, "name": entity.name + "View", "entity": entity.name, "version": version.name,
+        return TemplateNode(["namespace": SwiftSyntax.identifier(model + version.name), "name": entity.name + "View", "entity": entity.name, "version": version.name,
                              "fields": fields])
     }
 
@@ -70,7 +70,7 @@ enum MigrationContext {
             return "\(attribute.name): \(type)"
         }.joined(separator: ", ")
         let assignments = attributes.map { "self.\(SwiftSyntax.identifier($0.name)) = \(SwiftSyntax.identifier($0.name))" }
-        return TemplateNode(["namespace": model + version.name, "name": entity.name + "Values", "entity": entity.name, "version": version.name,
+        return TemplateNode(["namespace": SwiftSyntax.identifier(model + version.name), "name": entity.name + "Values", "entity": entity.name, "version": version.name,
                              "fields": fields, "parameters": parameters, "assignments": assignments])
     }
 }

@@ -80,26 +80,24 @@ final class Person: StrataObject {
         _spouse = reader.optionalInt64()
     }
 
-    override func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {
-        switch ordinal {
-        case 0: binder.bind(_name)
-        case 1: binder.bind(Int64(_age))
-        case 2: binder.bind(_nickname)
-        case 3: binder.bind(_balance)
-        case 4: binder.bind(_createdAt)
-        case 5: binder.bind(_token)
-        case 6: binder.bind(_homepage)
-        case 7: binder.bind(_photo)
-        case 8: binder.bind(_isActive)
-        case 9: binder.bind(_score)
-        case 10: binder.bind(Double(_ratio))
-        case 11: binder.bind(_visits)
-        case 12: binder.bind(codable: _settings, coder: .json)
-        case 13: binder.bind(_email)
-        case 14: binder.bind(_mood)
-        case 15: binder.bind(_spouse)
-        default: super.bindColumn(ordinal, to: &binder)
-        }
+    override func bindColumns(to binder: inout ColumnBinder) {
+        super.bindColumns(to: &binder)
+        binder.bind(string: _name)
+        binder.bind(int16: _age)
+        binder.bind(value: _nickname)
+        binder.bind(value: _balance)
+        binder.bind(date: _createdAt)
+        binder.bind(value: _token)
+        binder.bind(value: _homepage)
+        binder.bind(value: _photo)
+        binder.bind(bool: _isActive)
+        binder.bind(double: _score)
+        binder.bind(float: _ratio)
+        binder.bind(int: _visits)
+        binder.bind(codable: _settings, coder: .json)
+        binder.bind(value: _email)
+        binder.bind(value: _mood)
+        binder.bind(value: _spouse)
     }
 
     override func foreignKey(_ ordinal: Int) -> Int64? {
@@ -165,11 +163,9 @@ class Animal: StrataObject {
         _species = reader.string()
     }
 
-    override func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {
-        switch ordinal {
-        case 0: binder.bind(_species)
-        default: super.bindColumn(ordinal, to: &binder)
-        }
+    override func bindColumns(to binder: inout ColumnBinder) {
+        super.bindColumns(to: &binder)
+        binder.bind(string: _species)
     }
 
     override class func propertyName(for keyPath: AnyKeyPath) -> String? {
@@ -195,12 +191,10 @@ final class Dog: Animal {
         _master = reader.optionalInt64()
     }
 
-    override func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {
-        switch ordinal {
-        case 1: binder.bind(_nickname)
-        case 2: binder.bind(_master)
-        default: super.bindColumn(ordinal, to: &binder)
-        }
+    override func bindColumns(to binder: inout ColumnBinder) {
+        super.bindColumns(to: &binder)
+        binder.bind(value: _nickname)
+        binder.bind(value: _master)
     }
 
     override func foreignKey(_ ordinal: Int) -> Int64? {
@@ -238,12 +232,10 @@ final class Cat: Animal {
         _owner = reader.optionalInt64()
     }
 
-    override func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {
-        switch ordinal {
-        case 1: binder.bind(Int64(_lives))
-        case 2: binder.bind(_owner)
-        default: super.bindColumn(ordinal, to: &binder)
-        }
+    override func bindColumns(to binder: inout ColumnBinder) {
+        super.bindColumns(to: &binder)
+        binder.bind(int32: _lives)
+        binder.bind(value: _owner)
     }
 
     override func foreignKey(_ ordinal: Int) -> Int64? {

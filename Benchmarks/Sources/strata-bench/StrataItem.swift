@@ -26,15 +26,13 @@ final class Item: StrataObject {
         _createdAt = reader.date()
     }
 
-    override func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {
-        switch ordinal {
-        case 0: binder.bind(_code)
-        case 1: binder.bind(_name)
-        case 2: binder.bind(_score)
-        case 3: binder.bind(_category)
-        case 4: binder.bind(_createdAt)
-        default: super.bindColumn(ordinal, to: &binder)
-        }
+    override func bindColumns(to binder: inout ColumnBinder) {
+        super.bindColumns(to: &binder)
+        binder.bind(int64: _code)
+        binder.bind(string: _name)
+        binder.bind(double: _score)
+        binder.bind(int64: _category)
+        binder.bind(date: _createdAt)
     }
 
     override class func propertyName(for keyPath: AnyKeyPath) -> String? {

@@ -110,7 +110,6 @@ extension ObjectContext {
     private func insertUnwritten() throws(StrataError) {
         var currentLayout: EntityLayout?
         var statement: SQLiteStatement?
-        var binder = ColumnBinder(.capture)
         var firstColumn: Int32 = 2
         for object in unwritten {
             guard let layout = object.layout else { continue }
@@ -118,7 +117,6 @@ extension ObjectContext {
                 let connection = try begin(object.key.storage)
                 let next = try connection.cachedStatement(layout.insertSQL)
                 statement = next
-                binder = ColumnBinder(.statement(next))
                 currentLayout = layout
                 firstColumn = layout.entityCode == nil ? 2 : 3
             }
@@ -126,10 +124,8 @@ extension ObjectContext {
             statement.reset()
             statement.bind(object.rowID, at: 1)
             if let code = layout.entityCode { statement.bind(code, at: 2) }
-            for ordinal in 0..<layout.columns.count {
-                binder.index = firstColumn + Int32(ordinal)
-                object.bindColumn(ordinal, to: &binder)
-            }
+            var binder = ColumnBinder(statement: statement, firstParameter: firstColumn)
+            object.bindColumns(to: &binder)
             try statement.step()
             object.isWritten = true
             object.dirty.removeAll()
@@ -151,11 +147,8 @@ extension ObjectContext {
                 updateSQL[shape] = sql
             }
             let statement = try begin(object.key.storage).cachedStatement(sql)
-            var binder = ColumnBinder(.statement(statement))
-            for (position, ordinal) in ordinals.enumerated() {
-                binder.index = Int32(position + 1)
-                object.bindColumn(ordinal, to: &binder)
-            }
+            var binder = ColumnBinder(statement: statement, columns: object.dirty)
+            object.bindColumns(to: &binder)
             statement.bind(object.rowID, at: Int32(ordinals.count + 1))
             try statement.step()
             object.dirty.removeAll()
@@ -243,14 +236,9 @@ extension ObjectContext {
         summary.deleted = log.deleted
         for (key, object) in log.updated where !object.isInserted {
             guard let layout = object.layout else { continue }
-            var binder = ColumnBinder(.capture)
-            var values: [SQLValue] = []
-            values.reserveCapacity(layout.columns.count)
-            for ordinal in 0..<layout.columns.count {
-                object.bindColumn(ordinal, to: &binder)
-                values.append(binder.captured)
-            }
-            summary.updated[key] = (layout.name, values)
+            var binder = ColumnBinder(capturingColumns: layout.columns.count)
+            object.bindColumns(to: &binder)
+            summary.updated[key] = (layout.name, binder.captured)
         }
         return summary
     }

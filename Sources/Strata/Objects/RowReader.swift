@@ -69,10 +69,16 @@ public struct RowReader {
     public mutating func optionalInt64() -> Int64? { let column = next(); return isNull(column) ? nil : integer(column) }
     /// The next column as an `Int`.
     public mutating func int() -> Int { Int(truncatingIfNeeded: int64()) }
+    /// The next column as an `Int32`.
+    public mutating func int32() -> Int32 { Int32(truncatingIfNeeded: int64()) }
+    /// The next column as an `Int16`.
+    public mutating func int16() -> Int16 { Int16(truncatingIfNeeded: int64()) }
     /// The next column as a `Bool`.
     public mutating func bool() -> Bool { int64() != 0 }
     /// The next column as a `Double`.
     public mutating func double() -> Double { real(next()) }
+    /// The next column as a `Float`.
+    public mutating func float() -> Float { Float(real(next())) }
     /// The next column as a `Double`, or nil.
     public mutating func optionalDouble() -> Double? { let column = next(); return isNull(column) ? nil : real(column) }
     /// The next column as a `String`.
@@ -99,74 +105,5 @@ public struct RowReader {
     public mutating func codable<T: Decodable>(_ type: T.Type = T.self, coder: CodableCoder) -> T? {
         guard case .blob(let bytes) = value(next()) else { return nil }
         return coder.decode(T.self, from: bytes)
-    }
-}
-
-/// Writes one column of an object: into a statement parameter, or into a captured value.
-public struct ColumnBinder {
-    enum Target {
-        case statement(SQLiteStatement)
-        case capture
-    }
-
-    let target: Target
-    var index: Int32 = 0
-    var captured: SQLValue = .null
-
-    init(_ target: Target) {
-        self.target = target
-    }
-
-    /// Binds an integer.
-    public mutating func bind(_ value: Int64) {
-        switch target {
-        case .statement(let statement): statement.bind(value, at: index)
-        case .capture: captured = .integer(value)
-        }
-    }
-
-    /// Binds a `Double`.
-    public mutating func bind(_ value: Double) {
-        switch target {
-        case .statement(let statement): statement.bind(value, at: index)
-        case .capture: captured = .real(value)
-        }
-    }
-
-    /// Binds a `String`.
-    public mutating func bind(_ value: String) {
-        switch target {
-        case .statement(let statement): statement.bind(value, at: index)
-        case .capture: captured = .text(value)
-        }
-    }
-
-    /// Binds an `Int`.
-    public mutating func bind(_ value: Int) { bind(Int64(value)) }
-    /// Binds a `Bool` as 0 or 1.
-    public mutating func bind(_ value: Bool) { bind(Int64(value ? 1 : 0)) }
-    /// Binds a `Date` as seconds since 1970.
-    public mutating func bind(_ value: Date) { bind(value.timeIntervalSince1970) }
-
-    /// Binds any queryable value, or NULL.
-    public mutating func bind<T: QueryableAttributeType>(_ value: T?) {
-        guard let value else { return bindNull() }
-        bindValue(value.sqlValue)
-    }
-
-    /// Binds a `Codable` value encoded by `coder`, or NULL.
-    public mutating func bind<T: Encodable>(codable value: T?, coder: CodableCoder) {
-        guard let value else { return bindNull() }
-        bindValue(.blob(coder.encode(value)))
-    }
-
-    /// Binds NULL.
-    public mutating func bindNull() { bindValue(.null) }
-
-    mutating func bindValue(_ value: SQLValue) {
-        switch target {
-        case .statement(let statement): statement.bind(value, at: index)
-        case .capture: captured = value
-        }
     }
 }

@@ -3,7 +3,7 @@
 /// An object belongs to exactly one context: a transaction, the stack's read-only main context,
 /// or a read context. It is deliberately not `Sendable`; what crosses threads and actors is its
 /// ``ObjectID`` or its generated `Snapshot`. Generated subclasses keep their values in ordinary
-/// stored properties and implement ``readColumns(_:)`` and ``bindColumn(_:to:)``; setters call
+/// stored properties and implement ``readColumns(_:)`` and ``bindColumns(to:)``; setters call
 /// ``willSet(_:_:)``, which marks one bit of a dirty set.
 open class StrataObject: Hashable, CustomDebugStringConvertible {
     final var key = ObjectKey(storage: -1, table: -1, rowID: 0)
@@ -40,8 +40,9 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     /// Reads the stored columns of this class's lineage, ancestors first; generated.
     open func readColumns(_ reader: inout RowReader) {}
 
-    /// Binds the column at a lineage ordinal; generated.
-    open func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {}
+    /// Binds the stored columns of this class's lineage, ancestors first, in the order
+    /// ``readColumns(_:)`` reads them; generated.
+    open func bindColumns(to binder: inout ColumnBinder) {}
 
     /// Gives a new object its per-insert initial values (`initial: now | uuid`); generated.
     open func setInitialValues() {}

@@ -56,7 +56,7 @@ enum StoreOpener {
             throw .differentModel(file: handle.displayName, storeModel: storeModel, expectedModel: core.history.modelName)
         }
         if metadata["lock"] == version.versionLock.description { return connection }
-        if let older = core.history.versions.first(where: { $0.versionLock.description == metadata["lock"] }) {
+        if let lock = metadata["lock"].flatMap(VersionLock.init), let older = core.history.version(matching: lock, hint: metadata["version"]) {
             throw .migrationRequired(file: handle.displayName, storeVersion: older.name, currentVersion: version.name)
         }
         throw .unknownStoreVersion(file: handle.displayName, model: storeModel, storeVersion: metadata["version"] ?? "?")

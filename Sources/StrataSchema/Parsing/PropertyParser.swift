@@ -151,15 +151,15 @@ enum ReservedNames {
     static let typeNames: Set<String> = [
         "Swift", "Foundation", "Strata", "String", "Int", "Int16", "Int32", "Int64", "Double", "Float", "Bool", "Set", "Array",
         "Optional", "Decimal", "Date", "Data", "UUID", "URL", "Locale", "AnyKeyPath", "StrataObject", "ObjectID", "RowReader",
-        "ColumnBinder", "EntityDescription", "AttributeDescription", "RelationshipDescription", "ModelVersion", "SchemaHistory",
+        "ColumnBinder", "KeyPathNames", "EntityDescription", "AttributeDescription", "RelationshipDescription", "ModelVersion", "SchemaHistory",
         "Snapshot", "Type", "Protocol", "Self", "Any",
     ]
 
     /// Members every entity class has, so no property may take them; `Type` cannot follow a key-path dot.
     static let propertyNames: Set<String> = [
-        "objectID", "entityName", "isDeleted", "debugDescription", "readColumns", "bindColumn", "setInitialValues",
+        "objectID", "entityName", "isDeleted", "debugDescription", "readColumns", "bindColumns", "setInitialValues",
         "foreignKey", "setForeignKey", "toOne", "toMany", "setToOne", "setToMany", "requiredValue", "willSet",
-        "propertyName", "Type", "Protocol",
+        "propertyName", "keyPathNames", "Type", "Protocol",
     ]
 }
 

@@ -21,19 +21,19 @@ public class Animal: StrataObject {
         _species = reader.string()
     }
 
-    public override func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {
-        switch ordinal {
-        case 0: binder.bind(_species)
-        default: super.bindColumn(ordinal, to: &binder)
-        }
+    public override func bindColumns(to binder: inout ColumnBinder) {
+        super.bindColumns(to: &binder)
+        binder.bind(string: _species)
     }
 
     public override class func propertyName(for keyPath: AnyKeyPath) -> String? {
-        switch keyPath {
-        case \Animal.species: return "species"
-        default: return super.propertyName(for: keyPath)
-        }
+        keyPathNames[keyPath] ?? super.propertyName(for: keyPath)
     }
+
+    /// The property (or `relationship.property`) each key path usable in a clause names.
+    private static let keyPathNames: KeyPathNames = KeyPathNames([
+        \Animal.species: "species",
+    ])
 }
 
 /// The `Dog` entity of PetStore V2.
@@ -80,19 +80,17 @@ public final class Dog: Animal {
         _nickname = reader.optionalString()
         _weight = reader.double()
         _age = reader.int()
-        _legs = Int16(truncatingIfNeeded: reader.int64())
+        _legs = reader.int16()
         _master = reader.optionalInt64()
     }
 
-    public override func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {
-        switch ordinal {
-        case 1: binder.bind(_nickname)
-        case 2: binder.bind(_weight)
-        case 3: binder.bind(_age)
-        case 4: binder.bind(Int64(_legs))
-        case 5: binder.bind(_master)
-        default: super.bindColumn(ordinal, to: &binder)
-        }
+    public override func bindColumns(to binder: inout ColumnBinder) {
+        super.bindColumns(to: &binder)
+        binder.bind(value: _nickname)
+        binder.bind(double: _weight)
+        binder.bind(int: _age)
+        binder.bind(int16: _legs)
+        binder.bind(value: _master)
     }
 
     public override func foreignKey(_ ordinal: Int) -> Int64? {
@@ -110,25 +108,27 @@ public final class Dog: Animal {
     }
 
     public override class func propertyName(for keyPath: AnyKeyPath) -> String? {
-        switch keyPath {
-        case \Dog.species: return "species"
-        case \Dog.nickname: return "nickname"
-        case \Dog.weight: return "weight"
-        case \Dog.age: return "age"
-        case \Dog.legs: return "legs"
-        case \Dog.master: return "master"
-        case \Dog.master?.personID: return "master.personID"
-        case \Dog.master?.name: return "master.name"
-        case \Dog.master?.displayName: return "master.displayName"
-        case \Dog.master?.createdAt: return "master.createdAt"
-        case \Dog.master?.token: return "master.token"
-        case \Dog.master?.balance: return "master.balance"
-        case \Dog.master?.isActive: return "master.isActive"
-        case \Dog.master?.homepage: return "master.homepage"
-        case \Dog.master?.settings: return "master.settings"
-        default: return super.propertyName(for: keyPath)
-        }
+        keyPathNames[keyPath] ?? super.propertyName(for: keyPath)
     }
+
+    /// The property (or `relationship.property`) each key path usable in a clause names.
+    private static let keyPathNames: KeyPathNames = KeyPathNames([
+        \Dog.species: "species",
+        \Dog.nickname: "nickname",
+        \Dog.weight: "weight",
+        \Dog.age: "age",
+        \Dog.legs: "legs",
+        \Dog.master: "master",
+        \Dog.master?.personID: "master.personID",
+        \Dog.master?.name: "master.name",
+        \Dog.master?.displayName: "master.displayName",
+        \Dog.master?.createdAt: "master.createdAt",
+        \Dog.master?.token: "master.token",
+        \Dog.master?.balance: "master.balance",
+        \Dog.master?.isActive: "master.isActive",
+        \Dog.master?.homepage: "master.homepage",
+        \Dog.master?.settings: "master.settings",
+    ])
 }
 
 /// The `Person` entity of PetStore V2.
@@ -232,37 +232,37 @@ public final class Person: StrataObject {
         _settings = reader.codable(PersonSettings.self, coder: .json)
     }
 
-    public override func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {
-        switch ordinal {
-        case 0: binder.bind(_personID)
-        case 1: binder.bind(_name)
-        case 2: binder.bind(_displayName)
-        case 3: binder.bind(_createdAt)
-        case 4: binder.bind(_token)
-        case 5: binder.bind(_balance)
-        case 6: binder.bind(_isActive)
-        case 7: binder.bind(_homepage)
-        case 8: binder.bind(codable: _settings, coder: .json)
-        default: super.bindColumn(ordinal, to: &binder)
-        }
+    public override func bindColumns(to binder: inout ColumnBinder) {
+        super.bindColumns(to: &binder)
+        binder.bind(int64: _personID)
+        binder.bind(string: _name)
+        binder.bind(string: _displayName)
+        binder.bind(date: _createdAt)
+        binder.bind(value: _token)
+        binder.bind(value: _balance)
+        binder.bind(bool: _isActive)
+        binder.bind(value: _homepage)
+        binder.bind(codable: _settings, coder: .json)
     }
 
     public override class func propertyName(for keyPath: AnyKeyPath) -> String? {
-        switch keyPath {
-        case \Person.personID: return "personID"
-        case \Person.name: return "name"
-        case \Person.displayName: return "displayName"
-        case \Person.createdAt: return "createdAt"
-        case \Person.token: return "token"
-        case \Person.balance: return "balance"
-        case \Person.isActive: return "isActive"
-        case \Person.homepage: return "homepage"
-        case \Person.settings: return "settings"
-        case \Person.pets: return "pets"
-        case \Person.friends: return "friends"
-        default: return super.propertyName(for: keyPath)
-        }
+        keyPathNames[keyPath] ?? super.propertyName(for: keyPath)
     }
+
+    /// The property (or `relationship.property`) each key path usable in a clause names.
+    private static let keyPathNames: KeyPathNames = KeyPathNames([
+        \Person.personID: "personID",
+        \Person.name: "name",
+        \Person.displayName: "displayName",
+        \Person.createdAt: "createdAt",
+        \Person.token: "token",
+        \Person.balance: "balance",
+        \Person.isActive: "isActive",
+        \Person.homepage: "homepage",
+        \Person.settings: "settings",
+        \Person.pets: "pets",
+        \Person.friends: "friends",
+    ])
 }
 
 /// The `virtual` attributes of `Person`: implement them in an extension of Person.
@@ -318,30 +318,30 @@ public final class Thumbnail: StrataObject {
         super.readColumns(&reader)
         _url = reader.value(URL.self, fallback: _url)
         _bytes = reader.value(Data.self, fallback: Data())
-        _width = Int32(truncatingIfNeeded: reader.int64())
-        _height = Int32(truncatingIfNeeded: reader.int64())
-        _scale = Float(reader.double())
+        _width = reader.int32()
+        _height = reader.int32()
+        _scale = reader.float()
     }
 
-    public override func bindColumn(_ ordinal: Int, to binder: inout ColumnBinder) {
-        switch ordinal {
-        case 0: binder.bind(_url)
-        case 1: binder.bind(_bytes)
-        case 2: binder.bind(Int64(_width))
-        case 3: binder.bind(Int64(_height))
-        case 4: binder.bind(Double(_scale))
-        default: super.bindColumn(ordinal, to: &binder)
-        }
+    public override func bindColumns(to binder: inout ColumnBinder) {
+        super.bindColumns(to: &binder)
+        binder.bind(value: _url)
+        binder.bind(value: _bytes)
+        binder.bind(int32: _width)
+        binder.bind(int32: _height)
+        binder.bind(float: _scale)
     }
 
     public override class func propertyName(for keyPath: AnyKeyPath) -> String? {
-        switch keyPath {
-        case \Thumbnail.url: return "url"
-        case \Thumbnail.bytes: return "bytes"
-        case \Thumbnail.width: return "width"
-        case \Thumbnail.height: return "height"
-        case \Thumbnail.scale: return "scale"
-        default: return super.propertyName(for: keyPath)
-        }
+        keyPathNames[keyPath] ?? super.propertyName(for: keyPath)
     }
+
+    /// The property (or `relationship.property`) each key path usable in a clause names.
+    private static let keyPathNames: KeyPathNames = KeyPathNames([
+        \Thumbnail.url: "url",
+        \Thumbnail.bytes: "bytes",
+        \Thumbnail.width: "width",
+        \Thumbnail.height: "height",
+        \Thumbnail.scale: "scale",
+    ])
 }

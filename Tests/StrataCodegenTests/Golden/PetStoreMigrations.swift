@@ -43,12 +43,6 @@ extension PetStoreV2 {
     }
 }
 
-/// Types of PetStore V1 used by custom migration steps.
-public enum PetStoreV1 {}
-
-/// Types of PetStore V2 used by custom migration steps.
-public enum PetStoreV2 {}
-
 /// The custom migration steps of PetStore: declare `enum PetStoreMigrator: PetStoreMigrations` and
 /// implement each. A missing step is a compile error.
 public protocol PetStoreMigrations {
@@ -58,5 +52,5 @@ public protocol PetStoreMigrations {
 
 extension PetStore {
     /// The app's implementation of the custom migration steps.
-    public static let migrations: any PetStoreMigrations.Type = PetStoreMigrator.self
+    public static var migrations: any PetStoreMigrations.Type { PetStoreMigrator.self }
 }

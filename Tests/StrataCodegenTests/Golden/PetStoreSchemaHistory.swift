@@ -4,29 +4,167 @@ import Strata
 
 /// The PetStore model: every version, the migration chain, and the classes of V2.
 public enum PetStore {
-    /// What a `DataStack` for this model is made from.
-    public static let schemaHistory = SchemaHistory(
+    /// What a `DataStack` for this model is made from. Only V2 is built with it; older
+    /// versions are built on first use, when a store needs them.
+    public static let schemaHistory: SchemaHistory = SchemaHistory(
         model: "PetStore",
-        versions: [versionV1, versionV2],
+        versionNames: ["V1", "V2"],
         migrationChain: ["V1", "V2"],
-        current: "V2",
-        entityTypes: [Animal.self, Dog.self, Person.self, Thumbnail.self]
+        current: PetStoreV2.version,
+        entityTypes: entityTypes,
+        version: version(named:)
     )
 
-    /// Version V1.
-    static let versionV1 = ModelVersion("V1", entities: [
-        EntityDescription("Animal", abstract: true, attributes: [AttributeDescription("species", .string)]),
-        EntityDescription("Cat", parent: "Animal"),
-        EntityDescription("Dog", parent: "Animal", attributes: [AttributeDescription("nickname", .string, optional: true)], relationships: [RelationshipDescription("master", destination: "Person", inverse: "pets")]),
-        EntityDescription("Person", attributes: [AttributeDescription("personID", .int64, required: true, unique: true), AttributeDescription("name", .string, indexed: true), AttributeDescription("nickname", .string, optional: true)], relationships: [RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade)]),
-        EntityDescription("Thumbnail", attributes: [AttributeDescription("url", .url, required: true), AttributeDescription("bytes", .data, required: true)]),
-    ], configurations: ["Cache": ["Thumbnail"], "Default": ["Person", "Animal", "Dog"]], versionLock: ["Animal": [0x4cb342b63b63fb10, 0x56351e9d263dfa83, 0x5c17244c18d96fb4, 0x9089631404a33f75], "Cat": [0xf69e41c6001d2201, 0x117c72e095a17b90, 0x2e5c8af6baa6a1bb, 0xf5d2f24d3e87dff2], "Dog": [0x6d41b5986f5ec1af, 0xc06f231c83aa4771, 0xfd520435c9e329bd, 0xf4d21d73a59bf842], "Person": [0x9dfc295057d32f58, 0xeaa490ed06fde7ab, 0x908b3b644e2712f3, 0x178351f14920b1c4], "Thumbnail": [0xe96f67a2f0b0f9d4, 0xd3fe5c85e85bd05e, 0x28b4a98c59900a29, 0x313aa5fdca43b20c]])
+    /// The generated class of each entity of V2.
+    static let entityTypes: [StrataObject.Type] = [
+        Animal.self,
+        Dog.self,
+        Person.self,
+        Thumbnail.self,
+    ]
 
+    /// The descriptors of the version with a name, built once, on first use.
+    @Sendable static func version(named name: String) -> ModelVersion? {
+        switch name {
+        case "V1": return PetStoreV1.version
+        case "V2": return PetStoreV2.version
+        default: return nil
+        }
+    }
+}
+
+/// PetStore V1: its descriptors, and the types its custom migration steps use.
+public enum PetStoreV1 {
+    /// Version V1.
+    static let version: ModelVersion = ModelVersion(
+        "V1",
+        entities: [
+            entityAnimal,
+            entityCat,
+            entityDog,
+            entityPerson,
+            entityThumbnail,
+        ],
+        configurations: ["Cache": ["Thumbnail"], "Default": ["Person", "Animal", "Dog"]]
+    )
+
+    /// `Animal` in V1, V2.
+    static let entityAnimal: EntityDescription = EntityDescription(
+        "Animal",
+        abstract: true,
+        attributes: [
+            AttributeDescription("species", .string),
+        ],
+        lock: [0x4cb342b63b63fb10, 0x56351e9d263dfa83, 0x5c17244c18d96fb4, 0x9089631404a33f75]
+    )
+
+    /// `Cat` in V1.
+    static let entityCat: EntityDescription = EntityDescription(
+        "Cat",
+        parent: "Animal",
+        lock: [0xf69e41c6001d2201, 0x117c72e095a17b90, 0x2e5c8af6baa6a1bb, 0xf5d2f24d3e87dff2]
+    )
+
+    /// `Dog` in V1.
+    static let entityDog: EntityDescription = EntityDescription(
+        "Dog",
+        parent: "Animal",
+        attributes: [
+            AttributeDescription("nickname", .string, optional: true),
+        ],
+        relationships: [
+            RelationshipDescription("master", destination: "Person", inverse: "pets"),
+        ],
+        lock: [0x6d41b5986f5ec1af, 0xc06f231c83aa4771, 0xfd520435c9e329bd, 0xf4d21d73a59bf842]
+    )
+
+    /// `Person` in V1.
+    static let entityPerson: EntityDescription = EntityDescription(
+        "Person",
+        attributes: [
+            AttributeDescription("personID", .int64, required: true, unique: true),
+            AttributeDescription("name", .string, indexed: true),
+            AttributeDescription("nickname", .string, optional: true),
+        ],
+        relationships: [
+            RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade),
+        ],
+        lock: [0x9dfc295057d32f58, 0xeaa490ed06fde7ab, 0x908b3b644e2712f3, 0x178351f14920b1c4]
+    )
+
+    /// `Thumbnail` in V1.
+    static let entityThumbnail: EntityDescription = EntityDescription(
+        "Thumbnail",
+        attributes: [
+            AttributeDescription("url", .url, required: true),
+            AttributeDescription("bytes", .data, required: true),
+        ],
+        lock: [0xe96f67a2f0b0f9d4, 0xd3fe5c85e85bd05e, 0x28b4a98c59900a29, 0x313aa5fdca43b20c]
+    )
+}
+
+/// PetStore V2: its descriptors, and the types its custom migration steps use.
+public enum PetStoreV2 {
     /// Version V2.
-    static let versionV2 = ModelVersion("V2", entities: [
-        EntityDescription("Animal", abstract: true, attributes: [AttributeDescription("species", .string)]),
-        EntityDescription("Dog", parent: "Animal", attributes: [AttributeDescription("nickname", .string, optional: true), AttributeDescription("weight", .double), AttributeDescription("age", .int), AttributeDescription("legs", .int16)], relationships: [RelationshipDescription("master", destination: "Person", inverse: "pets")]),
-        EntityDescription("Person", attributes: [AttributeDescription("personID", .int64, required: true, unique: true), AttributeDescription("name", .string, indexed: true), AttributeDescription("displayName", .string, storageKey: "display_name"), AttributeDescription("createdAt", .date), AttributeDescription("token", .uuid), AttributeDescription("balance", .decimal), AttributeDescription("isActive", .bool), AttributeDescription("homepage", .url, optional: true), AttributeDescription("settings", .codable, optional: true)], relationships: [RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade), RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 500)], uniqueness: [["createdAt", "name"]]),
-        EntityDescription("Thumbnail", attributes: [AttributeDescription("url", .url, required: true, unique: true), AttributeDescription("bytes", .data, required: true), AttributeDescription("width", .int32), AttributeDescription("height", .int32), AttributeDescription("scale", .float)]),
-    ], configurations: ["Cache": ["Thumbnail"], "Default": ["Person", "Animal", "Dog"]], versionLock: ["Animal": [0x4cb342b63b63fb10, 0x56351e9d263dfa83, 0x5c17244c18d96fb4, 0x9089631404a33f75], "Dog": [0x9e0c1238599d1e6a, 0x66dc1795c6217933, 0xb980b5e3e3ae41c4, 0xde056b6c5186ad29], "Person": [0x9873810e3eddfb09, 0x69ac7a66fb18d800, 0xd399312793c0bb90, 0x276ef15c33b5ee93], "Thumbnail": [0xc6ed4787c1a789ca, 0x33a808e9b0be1f39, 0xb0ad54a579d1903d, 0x39f9d24f4fcdeb7e]])
+    static let version: ModelVersion = ModelVersion(
+        "V2",
+        entities: [
+            PetStoreV1.entityAnimal,
+            entityDog,
+            entityPerson,
+            entityThumbnail,
+        ],
+        configurations: ["Cache": ["Thumbnail"], "Default": ["Person", "Animal", "Dog"]]
+    )
+
+    /// `Dog` in V2.
+    static let entityDog: EntityDescription = EntityDescription(
+        "Dog",
+        parent: "Animal",
+        attributes: [
+            AttributeDescription("nickname", .string, optional: true),
+            AttributeDescription("weight", .double),
+            AttributeDescription("age", .int),
+            AttributeDescription("legs", .int16),
+        ],
+        relationships: [
+            RelationshipDescription("master", destination: "Person", inverse: "pets"),
+        ],
+        lock: [0x9e0c1238599d1e6a, 0x66dc1795c6217933, 0xb980b5e3e3ae41c4, 0xde056b6c5186ad29]
+    )
+
+    /// `Person` in V2.
+    static let entityPerson: EntityDescription = EntityDescription(
+        "Person",
+        attributes: [
+            AttributeDescription("personID", .int64, required: true, unique: true),
+            AttributeDescription("name", .string, indexed: true),
+            AttributeDescription("displayName", .string, storageKey: "display_name"),
+            AttributeDescription("createdAt", .date),
+            AttributeDescription("token", .uuid),
+            AttributeDescription("balance", .decimal),
+            AttributeDescription("isActive", .bool),
+            AttributeDescription("homepage", .url, optional: true),
+            AttributeDescription("settings", .codable, optional: true),
+        ],
+        relationships: [
+            RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade),
+            RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 500),
+        ],
+        uniqueness: [["createdAt", "name"]],
+        lock: [0x9873810e3eddfb09, 0x69ac7a66fb18d800, 0xd399312793c0bb90, 0x276ef15c33b5ee93]
+    )
+
+    /// `Thumbnail` in V2.
+    static let entityThumbnail: EntityDescription = EntityDescription(
+        "Thumbnail",
+        attributes: [
+            AttributeDescription("url", .url, required: true, unique: true),
+            AttributeDescription("bytes", .data, required: true),
+            AttributeDescription("width", .int32),
+            AttributeDescription("height", .int32),
+            AttributeDescription("scale", .float),
+        ],
+        lock: [0xc6ed4787c1a789ca, 0x33a808e9b0be1f39, 0xb0ad54a579d1903d, 0x39f9d24f4fcdeb7e]
+    )
 }

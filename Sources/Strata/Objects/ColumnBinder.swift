@@ -1,0 +1,116 @@
+import Foundation
+
+/// Writes the stored columns of one object, in the order its entity declares them: into the
+/// parameters of an INSERT (every column), of an UPDATE (the selected columns only), or into
+/// captured values.
+///
+/// Generated `bindColumns(to:)` methods call one typed bind per column, ancestors first, the same
+/// order `readColumns(_:)` reads them; the binder skips columns that are not selected and numbers
+/// the statement parameters itself. Each method has its own argument label, so a large entity's
+/// generated method costs the type checker one candidate per call, not a search through overloads.
+public struct ColumnBinder {
+    enum Target {
+        case statement(SQLiteStatement)
+        case capture
+    }
+
+    let target: Target
+    /// The columns to bind, by lineage ordinal; nil binds every column.
+    private let selection: ColumnSet?
+    /// The lineage ordinal of the column the next call binds.
+    private var ordinal = 0
+    /// The statement parameter the next selected column binds to.
+    private var parameter: Int32
+    /// Every value, in column order, when capturing.
+    private(set) var captured: [SQLValue] = []
+
+    /// A binder writing every column to parameters `firstParameter`, `firstParameter + 1`, ...
+    init(statement: SQLiteStatement, firstParameter: Int32) {
+        target = .statement(statement)
+        selection = nil
+        parameter = firstParameter
+    }
+
+    /// A binder writing the columns in `columns` to parameters 1, 2, ... in ordinal order.
+    init(statement: SQLiteStatement, columns: ColumnSet) {
+        target = .statement(statement)
+        selection = columns
+        parameter = 1
+    }
+
+    /// A binder capturing every column's value.
+    init(capturingColumns count: Int) {
+        target = .capture
+        selection = nil
+        parameter = 1
+        captured.reserveCapacity(count)
+    }
+
+    /// The parameter the current column binds to, or nil when it is skipped; moves to the next column.
+    @inline(__always)
+    private mutating func advance() -> Int32? {
+        defer { ordinal += 1 }
+        if let selection, !selection.contains(ordinal) { return nil }
+        defer { parameter += 1 }
+        return parameter
+    }
+
+    /// Binds an integer.
+    public mutating func bind(int64 value: Int64) {
+        guard let parameter = advance() else { return }
+        switch target {
+        case .statement(let statement): statement.bind(value, at: parameter)
+        case .capture: captured.append(.integer(value))
+        }
+    }
+
+    /// Binds a `Double`.
+    public mutating func bind(double value: Double) {
+        guard let parameter = advance() else { return }
+        switch target {
+        case .statement(let statement): statement.bind(value, at: parameter)
+        case .capture: captured.append(.real(value))
+        }
+    }
+
+    /// Binds a `String`.
+    public mutating func bind(string value: String) {
+        guard let parameter = advance() else { return }
+        switch target {
+        case .statement(let statement): statement.bind(value, at: parameter)
+        case .capture: captured.append(.text(value))
+        }
+    }
+
+    /// Binds an `Int`.
+    public mutating func bind(int value: Int) { bind(int64: Int64(value)) }
+    /// Binds an `Int32`.
+    public mutating func bind(int32 value: Int32) { bind(int64: Int64(value)) }
+    /// Binds an `Int16`.
+    public mutating func bind(int16 value: Int16) { bind(int64: Int64(value)) }
+    /// Binds a `Bool` as 0 or 1.
+    public mutating func bind(bool value: Bool) { bind(int64: value ? 1 : 0) }
+    /// Binds a `Float` as a `Double`.
+    public mutating func bind(float value: Float) { bind(double: Double(value)) }
+    /// Binds a `Date` as seconds since 1970.
+    public mutating func bind(date value: Date) { bind(double: value.timeIntervalSince1970) }
+
+    /// Binds any queryable value, or NULL.
+    public mutating func bind<T: QueryableAttributeType>(value: T?) {
+        guard let parameter = advance() else { return }
+        bindValue(value?.sqlValue ?? .null, at: parameter)
+    }
+
+    /// Binds a `Codable` value encoded by `coder`, or NULL.
+    public mutating func bind<T: Encodable>(codable value: T?, coder: CodableCoder) {
+        guard let parameter = advance() else { return }
+        bindValue(value.map { .blob(coder.encode($0)) } ?? .null, at: parameter)
+    }
+
+    private mutating func bindValue(_ value: SQLValue, at parameter: Int32) {
+        switch target {
+        case .statement(let statement): statement.bind(value, at: parameter)
+        case .capture: captured.append(value)
+        }
+    }
+}
