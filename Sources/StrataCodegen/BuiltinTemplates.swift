@@ -270,6 +270,16 @@ import Strata
         {{ declaration.arguments }}
     )
     {% endfor %}
+    {% for group in version.propertyGroups %}
+
+    /// Properties of `{{ group.entity }}` first described in {{ version.plainName }}.
+    enum {{ group.name }} {
+        {% for member in group.members %}
+        /// {{ member.summary }}
+        static let {{ member.property }}: {{ member.type }} = {{ member.literal }}
+        {% endfor %}
+    }
+    {% endfor %}
 }
 {% endfor %}
 """#,
@@ -295,6 +305,24 @@ extension {{ entity.name }}.Snapshot {
     /// The current values of an object.
     {{ access }}init(_ object: {{ entity.name }}) {
         self.init({{ entity.snapshotArguments }})
+    }
+
+    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    {{ access }}init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SnapshotKey.self)
+        objectID = try container.decodeValue("objectID")
+        {% for field in entity.snapshotFields %}
+        {{ field.name }} = try container.decode{{ field.coding }}({{ field.keyLiteral }})
+        {% endfor %}
+    }
+
+    /// Encodes a snapshot: a key per property; a nil optional is left out.
+    {{ access }}func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: SnapshotKey.self)
+        try container.encodeValue(objectID, "objectID")
+        {% for field in entity.snapshotFields %}
+        try container.encode{{ field.coding }}({{ field.name }}, {{ field.keyLiteral }})
+        {% endfor %}
     }
 }
 {% endfor %}

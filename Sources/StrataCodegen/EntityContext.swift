@@ -80,7 +80,8 @@ struct EntityContext {
         let fields = lineage.flatMap { $0.attributes.filter { !$0.isVirtual } }
         let snapshotFields: [TemplateNode] = fields.map { attribute in
             TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name,
-                          "type": AttributeCode(attribute).publicType])
+                          "type": AttributeCode(attribute).publicType, "keyLiteral": SwiftSyntax.stringLiteral(attribute.name),
+                          "coding": attribute.isOptional ? "OptionalValue" : "Value"])
         }
         return TemplateNode([
             "name": name, "plainName": entity.name, "nameLiteral": SwiftSyntax.stringLiteral(entity.name),

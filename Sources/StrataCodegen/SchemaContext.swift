@@ -3,87 +3,86 @@ import StrataSchema
 /// The template values of the schema history: every version as runtime descriptors.
 ///
 /// The compiler type-checks each declaration on its own, so the output is one `static let` with an
-/// explicit type per entity description, declared in the namespace of the first version that has it
-/// and shared by every later version whose description (lock included) is the same. A version
-/// lists references, never literals, so the history grows with changes, not versions × entities.
+/// explicit type per description, declared in the namespace of the first version that has it and
+/// shared by every later version where it is the same: a property in `<Entity>Properties`, an
+/// entity (lock included) as `entity<Entity>`. A version lists references, never literals, so the
+/// history grows with changes, not with versions × entities.
 enum SchemaContext {
-    /// The argument lines of `EntityDescription(...)` for an entity of a version, lock included.
-    static func entityArguments(_ entity: Entity, in version: SchemaVersion, lock: LockHash) -> [String] {
-        let attributes = entity.attributes.filter { !$0.isVirtual }.map { attribute -> String in
-            let code = AttributeCode(attribute)
-            var arguments = [SwiftSyntax.stringLiteral(attribute.name), code.typeCase]
-            if attribute.storageKey != attribute.name { arguments.append("storageKey: " + SwiftSyntax.stringLiteral(attribute.storageKey)) }
-            if attribute.isOptional { arguments.append("optional: true") }
-            if code.isRequired { arguments.append("required: true") }
-            if attribute.isIndexed { arguments.append("indexed: true") }
-            if attribute.isUnique { arguments.append("unique: true") }
-            return "AttributeDescription(" + arguments.joined(separator: ", ") + ")"
+    /// Where each shared declaration lives and which versions use it, keyed by its text.
+    private struct Declarations {
+        private(set) var reference: [String: String] = [:]
+        private(set) var users: [String: [String]] = [:]
+
+        /// Records that `version` uses `key`; declares it as `namespace.name` when no earlier version
+        /// did, and returns whether it did so.
+        mutating func use(_ key: String, version: String, namespace: String, name: String) -> Bool {
+            users[key, default: []].append(version)
+            guard reference[key] == nil else { return false }
+            reference[key] = namespace + "." + name
+            return true
         }
-        let relationships = entity.relationships.map { relationship -> String in
-            var arguments = [SwiftSyntax.stringLiteral(relationship.name), "destination: " + SwiftSyntax.stringLiteral(relationship.destination),
-                             "inverse: " + SwiftSyntax.stringLiteral(relationship.inverse)]
-            if relationship.kind != .toOne { arguments.append("kind: ." + relationship.kind.rawValue) }
-            if relationship.deleteRule != .nullify { arguments.append("deleteRule: ." + relationship.deleteRule.rawValue) }
-            if let minimum = relationship.minCount { arguments.append("minCount: \(minimum)") }
-            if let maximum = relationship.maxCount { arguments.append("maxCount: \(maximum)") }
-            if relationship.storageKey != relationship.name { arguments.append("storageKey: " + SwiftSyntax.stringLiteral(relationship.storageKey)) }
-            return "RelationshipDescription(" + arguments.joined(separator: ", ") + ")"
-        }
-        let shape = EntityShape(entity, in: version)
-        var arguments = [SwiftSyntax.stringLiteral(entity.name)]
-        if entity.isAbstract { arguments.append("abstract: true") }
-        if let parent = entity.parent { arguments.append("parent: " + SwiftSyntax.stringLiteral(parent.value)) }
-        if !attributes.isEmpty { arguments.append(list("attributes", attributes)) }
-        if !relationships.isEmpty { arguments.append(list("relationships", relationships)) }
-        if !shape.uniqueness.isEmpty {
-            arguments.append("uniqueness: [" + shape.uniqueness.map { "[" + $0.map(SwiftSyntax.stringLiteral).joined(separator: ", ") + "]" }
-                .joined(separator: ", ") + "]")
-        }
-        arguments.append("lock: " + lock.description)
-        return arguments
+
+        /// "in V1, V2." for a declaration's doc comment.
+        func summary(_ key: String) -> String { "in " + users[key]!.joined(separator: ", ") + "." }
     }
 
-    /// `label: [` one element a line `]`, indented for a declaration's argument list.
-    private static func list(_ label: String, _ elements: [String]) -> String {
-        label + ": [\n" + elements.map { "            " + $0 + ",\n" }.joined() + "        ]"
+    /// A property description a version declares first.
+    private struct NewProperty {
+        let entity: String
+        let name: String
+        let type: String
+        let literal: String
+        let key: String
     }
 
-    /// The versions of a model, oldest first, each with the entity declarations it introduces, the
-    /// references its entity list is made of, its configurations and its namespace.
+    /// The versions of a model, oldest first. Each declares the property and entity descriptions
+    /// no earlier version has, and lists its entities by reference.
     static func versions(_ model: Model) -> [TemplateNode] {
         let modelName = model.manifest.name
-        var firstDeclared: [String: (version: String, property: String)] = [:]
-        var users: [String: [String]] = [:]
-        var perVersion: [(version: SchemaVersion, entities: [(entity: String, key: String)])] = []
+        var properties = Declarations()
+        var entities = Declarations()
+        var perVersion: [(version: SchemaVersion, namespace: String, entityKeys: [String], newEntities: [(name: String, key: String)],
+                          newProperties: [NewProperty])] = []
         for version in orderedVersions(model) {
-            let locks = versionLocks(version)
-            let entities = version.entities.sorted { $0.name < $1.name }.map { entity -> (entity: String, key: String) in
-                let key = entityArguments(entity, in: version, lock: locks[entity.name]!).joined(separator: ",\n        ")
-                if firstDeclared[key] == nil { firstDeclared[key] = (version.name, "entity" + entity.name) }
-                users[key, default: []].append(version.name)
-                return (entity.name, key)
-            }
-            perVersion.append((version, entities))
-        }
-        return perVersion.map { version, entities in
             let namespace = SwiftSyntax.identifier(modelName + version.name)
-            var declarations: [TemplateNode] = []
-            var references: [String] = []
-            for (entity, key) in entities {
-                let declared = firstDeclared[key]!
-                if declared.version == version.name {
-                    declarations.append(TemplateNode([
-                        "property": declared.property, "arguments": key,
-                        "summary": "`\(entity)` in " + users[key]!.joined(separator: ", ") + ".",
-                    ]))
-                    references.append(declared.property)
-                } else {
-                    references.append(SwiftSyntax.identifier(modelName + declared.version) + "." + declared.property)
+            let locks = versionLocks(version)
+            var entityKeys: [String] = []
+            var newEntities: [(name: String, key: String)] = []
+            var newProperties: [NewProperty] = []
+            for entity in version.entities.sorted(by: { $0.name < $1.name }) {
+                func reference(_ name: String, _ type: String, _ literal: String) -> String {
+                    let key = entity.name + "\u{0}" + literal
+                    if properties.use(key, version: version.name, namespace: namespace + "." + entity.name + "Properties", name: "_" + name) {
+                        newProperties.append(NewProperty(entity: entity.name, name: name, type: type, literal: literal, key: key))
+                    }
+                    return properties.reference[key]!
                 }
+                let attributes = entity.attributes.filter { !$0.isVirtual }.map { reference($0.name, "AttributeDescription", DescriptorCode.attribute($0)) }
+                let relationships = entity.relationships.map { reference($0.name, "RelationshipDescription", DescriptorCode.relationship($0)) }
+                let key = DescriptorCode.entityArguments(entity, in: version, attributes: attributes, relationships: relationships, lock: locks[entity.name]!)
+                if entities.use(key, version: version.name, namespace: namespace, name: "entity" + entity.name) {
+                    newEntities.append((entity.name, key))
+                }
+                entityKeys.append(key)
+            }
+            perVersion.append((version, namespace, entityKeys, newEntities, newProperties))
+        }
+        return perVersion.map { version, namespace, entityKeys, newEntities, newProperties in
+            let groups = Dictionary(grouping: newProperties, by: \.entity).sorted { $0.key < $1.key }.map { entity, members in
+                TemplateNode([
+                    "name": entity + "Properties", "entity": entity,
+                    "members": members.map { member in
+                        TemplateNode(["property": "_" + member.name, "type": member.type, "literal": member.literal,
+                                      "summary": "`\(member.name)` of `\(entity)` " + properties.summary(member.key)])
+                    },
+                ])
             }
             return TemplateNode([
                 "namespace": namespace, "plainName": version.name, "nameLiteral": SwiftSyntax.stringLiteral(version.name),
-                "declarations": declarations, "references": references,
+                "declarations": newEntities.map { entity in
+                    TemplateNode(["property": "entity" + entity.name, "arguments": entity.key, "summary": "`\(entity.name)` " + entities.summary(entity.key)])
+                },
+                "propertyGroups": groups, "references": entityKeys.map { entities.reference[$0]! },
                 "configurations": configurationsLiteral(model, version),
             ])
         }

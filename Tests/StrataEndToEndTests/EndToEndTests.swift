@@ -53,6 +53,32 @@ struct EndToEndTests {
         #expect(try stack.fetchCount(From<Order>()) == 0)
     }
 
+    @Test func snapshotsEncodeEveryStoredValueAndLeaveNilOptionalsOut() async throws {
+        let stack = DataStack(Shop.schemaHistory)
+        try stack.addStorageAndWait(InMemoryStore())
+        try await stack.perform { transaction in
+            let product = transaction.create(Into<Product>())
+            product.sku = "W-1"
+            product.stock = -3
+            product.rank = 7
+            product.views = 1 << 40
+            product.picture = Data([0, 1, 2])
+            let customer = transaction.create(Into<Customer>())
+            customer.name = "Ann"
+            customer.email = "ann@example.com"
+        }
+        let product = Product.Snapshot(try #require(try stack.fetchOne(From<Product>())))
+        let encoded = try JSONEncoder().encode(product)
+        #expect(try JSONDecoder().decode(Product.Snapshot.self, from: encoded) == product)
+        let keys = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any]).keys.sorted()
+        #expect(keys == ["objectID", "picture", "price", "rank", "sku", "stock", "views", "weight"])
+        let customer = Customer.Snapshot(try #require(try stack.fetchOne(From<Customer>())))
+        #expect(customer.preferences == nil)
+        #expect(try JSONDecoder().decode(Customer.Snapshot.self, from: JSONEncoder().encode(customer)) == customer)
+        let missingSKU = String(decoding: encoded, as: UTF8.self).replacingOccurrences(of: "\"sku\"", with: "\"other\"")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Product.Snapshot.self, from: Data(missingSKU.utf8)) }
+    }
+
     @Test func theGeneratedHistoryDescribesTheModel() {
         #expect(Shop.schemaHistory.modelName == "Shop")
         #expect(Shop.schemaHistory.currentVersion.name == "V1")

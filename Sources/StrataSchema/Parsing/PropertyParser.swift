@@ -151,7 +151,7 @@ enum ReservedNames {
     static let typeNames: Set<String> = [
         "Swift", "Foundation", "Strata", "String", "Int", "Int16", "Int32", "Int64", "Double", "Float", "Bool", "Set", "Array",
         "Optional", "Decimal", "Date", "Data", "UUID", "URL", "Locale", "AnyKeyPath", "StrataObject", "ObjectID", "RowReader",
-        "ColumnBinder", "KeyPathNames", "EntityDescription", "AttributeDescription", "RelationshipDescription", "ModelVersion", "SchemaHistory",
+        "ColumnBinder", "KeyPathNames", "SnapshotKey", "EntityDescription", "AttributeDescription", "RelationshipDescription", "ModelVersion", "SchemaHistory",
         "Snapshot", "Type", "Protocol", "Self", "Any",
     ]
 

@@ -17,6 +17,20 @@ extension Animal.Snapshot {
     public init(_ object: Animal) {
         self.init(objectID: object.objectID(as: Animal.self), species: object.species)
     }
+
+    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SnapshotKey.self)
+        objectID = try container.decodeValue("objectID")
+        species = try container.decodeValue("species")
+    }
+
+    /// Encodes a snapshot: a key per property; a nil optional is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: SnapshotKey.self)
+        try container.encodeValue(objectID, "objectID")
+        try container.encodeValue(species, "species")
+    }
 }
 
 extension Dog {
@@ -41,6 +55,28 @@ extension Dog.Snapshot {
     /// The current values of an object.
     public init(_ object: Dog) {
         self.init(objectID: object.objectID(as: Dog.self), species: object.species, nickname: object.nickname, weight: object.weight, age: object.age, legs: object.legs)
+    }
+
+    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SnapshotKey.self)
+        objectID = try container.decodeValue("objectID")
+        species = try container.decodeValue("species")
+        nickname = try container.decodeOptionalValue("nickname")
+        weight = try container.decodeValue("weight")
+        age = try container.decodeValue("age")
+        legs = try container.decodeValue("legs")
+    }
+
+    /// Encodes a snapshot: a key per property; a nil optional is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: SnapshotKey.self)
+        try container.encodeValue(objectID, "objectID")
+        try container.encodeValue(species, "species")
+        try container.encodeOptionalValue(nickname, "nickname")
+        try container.encodeValue(weight, "weight")
+        try container.encodeValue(age, "age")
+        try container.encodeValue(legs, "legs")
     }
 }
 
@@ -75,6 +111,36 @@ extension Person.Snapshot {
     public init(_ object: Person) {
         self.init(objectID: object.objectID(as: Person.self), personID: object.personID, name: object.name, displayName: object.displayName, createdAt: object.createdAt, token: object.token, balance: object.balance, isActive: object.isActive, homepage: object.homepage, settings: object.settings)
     }
+
+    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SnapshotKey.self)
+        objectID = try container.decodeValue("objectID")
+        personID = try container.decodeValue("personID")
+        name = try container.decodeValue("name")
+        displayName = try container.decodeValue("displayName")
+        createdAt = try container.decodeValue("createdAt")
+        token = try container.decodeValue("token")
+        balance = try container.decodeValue("balance")
+        isActive = try container.decodeValue("isActive")
+        homepage = try container.decodeOptionalValue("homepage")
+        settings = try container.decodeOptionalValue("settings")
+    }
+
+    /// Encodes a snapshot: a key per property; a nil optional is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: SnapshotKey.self)
+        try container.encodeValue(objectID, "objectID")
+        try container.encodeValue(personID, "personID")
+        try container.encodeValue(name, "name")
+        try container.encodeValue(displayName, "displayName")
+        try container.encodeValue(createdAt, "createdAt")
+        try container.encodeValue(token, "token")
+        try container.encodeValue(balance, "balance")
+        try container.encodeValue(isActive, "isActive")
+        try container.encodeOptionalValue(homepage, "homepage")
+        try container.encodeOptionalValue(settings, "settings")
+    }
 }
 
 extension Thumbnail {
@@ -99,5 +165,27 @@ extension Thumbnail.Snapshot {
     /// The current values of an object.
     public init(_ object: Thumbnail) {
         self.init(objectID: object.objectID(as: Thumbnail.self), url: object.url, bytes: object.bytes, width: object.width, height: object.height, scale: object.scale)
+    }
+
+    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SnapshotKey.self)
+        objectID = try container.decodeValue("objectID")
+        url = try container.decodeValue("url")
+        bytes = try container.decodeValue("bytes")
+        width = try container.decodeValue("width")
+        height = try container.decodeValue("height")
+        scale = try container.decodeValue("scale")
+    }
+
+    /// Encodes a snapshot: a key per property; a nil optional is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: SnapshotKey.self)
+        try container.encodeValue(objectID, "objectID")
+        try container.encodeValue(url, "url")
+        try container.encodeValue(bytes, "bytes")
+        try container.encodeValue(width, "width")
+        try container.encodeValue(height, "height")
+        try container.encodeValue(scale, "scale")
     }
 }

@@ -1,0 +1,43 @@
+/// The coding key of generated snapshots: a property name, written as a string literal.
+///
+/// Generated `Snapshot` types implement `Codable` with this key and the container methods below,
+/// each with one generic candidate, instead of letting the compiler synthesise a `CodingKeys` enum
+/// and a call per property into `decode`'s many overloads: the same JSON, at a fraction of the
+/// type-checking cost in a model with hundreds of entities.
+public struct SnapshotKey: CodingKey, ExpressibleByStringLiteral, Sendable {
+    /// The property name.
+    public let stringValue: String
+    /// Snapshot keys are never integers.
+    public var intValue: Int? { nil }
+
+    /// A key for a property name.
+    public init(stringValue: String) { self.stringValue = stringValue }
+    /// Snapshot keys are never integers.
+    public init?(intValue: Int) { nil }
+    /// A key for a property name, written as a literal.
+    public init(stringLiteral value: String) { stringValue = value }
+}
+
+extension KeyedDecodingContainer where K == SnapshotKey {
+    /// The value stored under `key`; throws when it is missing or of another type.
+    public func decodeValue<T: Decodable>(_ key: SnapshotKey) throws -> T {
+        try decode(T.self, forKey: key)
+    }
+
+    /// The value stored under `key`, or nil when the key is missing or null.
+    public func decodeOptionalValue<T: Decodable>(_ key: SnapshotKey) throws -> T? {
+        try decodeIfPresent(T.self, forKey: key)
+    }
+}
+
+extension KeyedEncodingContainer where K == SnapshotKey {
+    /// Stores `value` under `key`.
+    public mutating func encodeValue<T: Encodable>(_ value: T, _ key: SnapshotKey) throws {
+        try encode(value, forKey: key)
+    }
+
+    /// Stores `value` under `key`, or nothing when it is nil.
+    public mutating func encodeOptionalValue<T: Encodable>(_ value: T?, _ key: SnapshotKey) throws {
+        try encodeIfPresent(value, forKey: key)
+    }
+}

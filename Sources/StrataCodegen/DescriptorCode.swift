@@ -1,0 +1,52 @@
+import StrataSchema
+
+/// The Swift spelled for the runtime descriptors of the schema history: one attribute, one
+/// relationship, the arguments of one entity.
+enum DescriptorCode {
+    /// `AttributeDescription(...)` for a stored attribute.
+    static func attribute(_ attribute: Attribute) -> String {
+        let code = AttributeCode(attribute)
+        var arguments = [SwiftSyntax.stringLiteral(attribute.name), code.typeCase]
+        if attribute.storageKey != attribute.name { arguments.append("storageKey: " + SwiftSyntax.stringLiteral(attribute.storageKey)) }
+        if attribute.isOptional { arguments.append("optional: true") }
+        if code.isRequired { arguments.append("required: true") }
+        if attribute.isIndexed { arguments.append("indexed: true") }
+        if attribute.isUnique { arguments.append("unique: true") }
+        return "AttributeDescription(" + arguments.joined(separator: ", ") + ")"
+    }
+
+    /// `RelationshipDescription(...)` for a relationship.
+    static func relationship(_ relationship: Relationship) -> String {
+        var arguments = [SwiftSyntax.stringLiteral(relationship.name), "destination: " + SwiftSyntax.stringLiteral(relationship.destination),
+                         "inverse: " + SwiftSyntax.stringLiteral(relationship.inverse)]
+        if relationship.kind != .toOne { arguments.append("kind: ." + relationship.kind.rawValue) }
+        if relationship.deleteRule != .nullify { arguments.append("deleteRule: ." + relationship.deleteRule.rawValue) }
+        if let minimum = relationship.minCount { arguments.append("minCount: \(minimum)") }
+        if let maximum = relationship.maxCount { arguments.append("maxCount: \(maximum)") }
+        if relationship.storageKey != relationship.name { arguments.append("storageKey: " + SwiftSyntax.stringLiteral(relationship.storageKey)) }
+        return "RelationshipDescription(" + arguments.joined(separator: ", ") + ")"
+    }
+
+    /// The arguments of `EntityDescription(...)`, one a line, its properties given as references to
+    /// their declarations.
+    static func entityArguments(_ entity: Entity, in version: SchemaVersion, attributes: [String], relationships: [String],
+                                lock: LockHash) -> String {
+        let shape = EntityShape(entity, in: version)
+        var arguments = [SwiftSyntax.stringLiteral(entity.name)]
+        if entity.isAbstract { arguments.append("abstract: true") }
+        if let parent = entity.parent { arguments.append("parent: " + SwiftSyntax.stringLiteral(parent.value)) }
+        if !attributes.isEmpty { arguments.append(list("attributes", attributes)) }
+        if !relationships.isEmpty { arguments.append(list("relationships", relationships)) }
+        if !shape.uniqueness.isEmpty {
+            arguments.append("uniqueness: [" + shape.uniqueness.map { "[" + $0.map(SwiftSyntax.stringLiteral).joined(separator: ", ") + "]" }
+                .joined(separator: ", ") + "]")
+        }
+        arguments.append("lock: " + lock.description)
+        return arguments.joined(separator: ",\n        ")
+    }
+
+    /// `label: [` one element a line `]`, indented for a declaration's argument list.
+    private static func list(_ label: String, _ elements: [String]) -> String {
+        label + ": [\n" + elements.map { "            " + $0 + ",\n" }.joined() + "        ]"
+    }
+}

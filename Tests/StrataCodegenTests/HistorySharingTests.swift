@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import StrataCodegen
+import StrataSchema
+
+/// The schema history declares each description once and shares it with every later version
+/// where it is unchanged, so the generated file grows with changes, not versions × entities.
+@Suite("Schema history sharing")
+struct HistorySharingTests {
+    static let files: [String: String] = [
+        "model.yml": "model: Farm\nmigrationChain: [V1, V2, V3]\n",
+        "V1.yml": """
+            version: V1
+            entities:
+              Barn:
+                attributes:
+                  name: {type: String}
+                  size: {type: Int32}
+              Cow:
+                attributes:
+                  tag: {type: String}
+            """,
+        "V2.yml": """
+            version: V2
+            entities:
+              Barn:
+                attributes:
+                  name: {type: String}
+                  size: {type: Int32}
+              Cow:
+                attributes:
+                  tag: {type: String}
+                  weight: {type: Double}
+            """,
+        "V3.yml": """
+            version: V3
+            entities:
+              Barn:
+                attributes:
+                  name: {type: String}
+                  size: {type: Int32, optional: true}
+              Cow:
+                attributes:
+                  tag: {type: String}
+                  weight: {type: Double}
+            """,
+    ]
+
+    private func history() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-sharing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, text) in Self.files {
+            try (text + "\n").write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let model = try #require(ModelLoader.load(directory: folder.path).model)
+        let files = try CodeGenerator().generate(model)
+        return try #require(files.first { $0.name == "FarmSchemaHistory.swift" }).contents
+    }
+
+    private func count(_ text: String, in history: String) -> Int {
+        history.components(separatedBy: text).count - 1
+    }
+
+    @Test func anUnchangedEntityIsDeclaredOnceAndReferenced() throws {
+        let history = try history()
+        #expect(count("static let entityBarn: EntityDescription", in: history) == 2)
+        #expect(count("static let entityCow: EntityDescription", in: history) == 2)
+        #expect(history.contains("/// `Barn` in V1, V2.\n    static let entityBarn"))
+        #expect(history.contains("/// `Cow` in V2, V3.\n    static let entityCow"))
+        #expect(count("FarmV1.entityBarn,", in: history) == 2)
+        #expect(count("FarmV2.entityCow,", in: history) == 2)
+    }
+
+    @Test func anUnchangedPropertyIsDeclaredOnce() throws {
+        let history = try history()
+        #expect(count("static let _name: AttributeDescription", in: history) == 1)
+        #expect(count("static let _tag: AttributeDescription", in: history) == 1)
+        #expect(count("static let _size: AttributeDescription", in: history) == 2)
+        #expect(history.contains("/// `size` of `Barn` in V3.\n        static let _size: AttributeDescription = AttributeDescription(\"size\", .int32, optional: true)"))
+        #expect(count("AttributeDescription(", in: history) == 5)
+    }
+
+    @Test func everyVersionIsBuiltByName() throws {
+        let history = try history()
+        #expect(history.contains("versionNames: [\"V1\", \"V2\", \"V3\"]"))
+        #expect(history.contains("current: FarmV3.version,"))
+        for version in ["V1", "V2", "V3"] {
+            #expect(history.contains("case \"\(version)\": return Farm\(version).version"))
+            #expect(history.contains("public enum Farm\(version) {"))
+        }
+    }
+}
