@@ -98,8 +98,8 @@ import Strata
     /// The property (or `relationship.property`) each key path usable in a clause names.
     {% if entity.keyPaths %}
     private static let keyPathNames: KeyPathNames = KeyPathNames([
-        {% for path in entity.keyPaths %}
-        {{ path.keyPath }}: {{ path.nameLiteral }},
+        {% for entry in entity.keyPaths %}
+        {{ entry }},
         {% endfor %}
     ])
     {% else %}

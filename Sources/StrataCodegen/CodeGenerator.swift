@@ -70,7 +70,7 @@ public struct CodeGenerator {
                 templates[name] = text
             }
         }
-        self.templates = templates
+        self.templates = templates.mapValues(TemplateTrimming.trimmed)
         self.access = access
     }
 
@@ -96,29 +96,50 @@ public struct CodeGenerator {
             "currentNamespace": SwiftSyntax.identifier(model.manifest.name + current.name),
             "entityTypeNames": current.entities.map(\.name).sorted().map(SwiftSyntax.identifier),
         ]
-        let environment = Environment(loader: DictionaryLoader(templates: templates), trimBehaviour: .smart)
+        let rendered = Self.renderConcurrently(templates: templates, context: context)
         var files: [GeneratedFile] = []
-        for (template, suffix) in Self.concerns {
-            do {
-                let text = try environment.renderTemplate(name: template, context: context)
-                files.append(GeneratedFile(name: model.manifest.name + suffix, contents: Self.tidy(text)))
-            } catch {
-                throw .template(name: template, reason: "\(error)")
+        for ((template, suffix), result) in zip(Self.concerns, rendered) {
+            switch result {
+            case .success(let text): files.append(GeneratedFile(name: model.manifest.name + suffix, contents: Self.tidy(text)))
+            case .failure(let error): throw .template(name: template, reason: "\(error)")
             }
         }
         return files
     }
 
-    /// Trailing spaces removed, runs of blank lines folded to one, one final line feed.
-    static func tidy(_ text: String) -> String {
-        var lines: [Substring] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var trimmed = line
-            while trimmed.last == " " { trimmed = trimmed.dropLast() }
-            if trimmed.isEmpty, lines.last?.isEmpty ?? true { continue }
-            lines.append(trimmed)
+    /// Renders every concern's template, each on its own thread: they share nothing but the
+    /// read-only context, and a large model's files take about equally long.
+    private static func renderConcurrently(templates: [String: String], context: [String: Any]) -> [Result<String, any Error>] {
+        let results = RenderResults(count: concerns.count)
+        let shared = SharedContext(templates: templates, values: context)
+        DispatchQueue.concurrentPerform(iterations: concerns.count) { index in
+            let environment = Environment(loader: DictionaryLoader(templates: shared.templates), trimBehaviour: .nothing)
+            results.set(index, Result { try environment.renderTemplate(name: concerns[index].template, context: shared.values) })
         }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        return lines.joined(separator: "\n") + "\n"
+        return results.all
+    }
+
+    /// Trailing spaces removed, runs of blank lines folded to one, one final line feed.
+    ///
+    /// Works on UTF-8 bytes: spaces and line feeds are single bytes that never occur inside a
+    /// multi-byte character, and the output of a large model is megabytes long.
+    static func tidy(_ text: String) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        var previousBlank = true
+        for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            var end = line.endIndex
+            while end > line.startIndex, line[line.index(before: end)] == UInt8(ascii: " ") { end = line.index(before: end) }
+            let isBlank = end == line.startIndex
+            if isBlank, previousBlank { continue }
+            output.append(contentsOf: line[line.startIndex..<end])
+            output.append(UInt8(ascii: "\n"))
+            previousBlank = isBlank
+        }
+        while output.count >= 2, output[output.count - 1] == UInt8(ascii: "\n"), output[output.count - 2] == UInt8(ascii: "\n") {
+            output.removeLast()
+        }
+        if output.isEmpty { output.append(UInt8(ascii: "\n")) }
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -88,31 +88,30 @@ struct EntityContext {
             "classKeyword": hasChildren ? "class" : "final class", "isRoot": entity.parent == nil,
             "superclass": entity.parent.map { SwiftSyntax.identifier($0.value) } ?? "StrataObject",
             "attributes": attributes, "toOnes": toOnes, "toManys": toManys, "reads": reads, "binds": binds,
-            "initialValues": initialValues, "virtuals": virtuals, "snapshotFields": snapshotFields, "keyPaths": keyPaths(),
+            "initialValues": initialValues, "virtuals": virtuals, "snapshotFields": snapshotFields, "keyPaths": keyPathEntries(),
             "snapshotArguments": (["objectID: object.objectID(as: \(name).self)"]
                                   + fields.map { "\($0.name): object.\(SwiftSyntax.identifier($0.name))" }).joined(separator: ", "),
         ])
     }
 
-    /// Every key path a clause may use, rooted at this class: lineage attributes and relationships
-    /// (for `prefetch`), and attributes one to-one relationship away.
-    private func keyPaths() -> [[String: String]] {
-        let root = "\\" + SwiftSyntax.identifier(entity.name)
-        var result: [[String: String]] = []
+    /// Every key path a clause may use, rooted at this class, as `\Dog.name: "name"` dictionary
+    /// entries: lineage attributes and relationships (for `prefetch`), and attributes one to-one
+    /// relationship away.
+    private func keyPathEntries() -> [String] {
+        let root = "\\" + SwiftSyntax.identifier(entity.name) + "."
+        var result: [String] = []
         for attribute in lineage.flatMap(\.attributes) where !attribute.isVirtual {
-            result.append(["keyPath": root + "." + SwiftSyntax.identifier(attribute.name), "nameLiteral": SwiftSyntax.stringLiteral(attribute.name)])
+            result.append(root + SwiftSyntax.identifier(attribute.name) + ": " + SwiftSyntax.stringLiteral(attribute.name))
         }
         for relationship in lineage.flatMap(\.relationships) {
-            result.append(["keyPath": root + "." + SwiftSyntax.identifier(relationship.name), "nameLiteral": SwiftSyntax.stringLiteral(relationship.name)])
+            result.append(root + SwiftSyntax.identifier(relationship.name) + ": " + SwiftSyntax.stringLiteral(relationship.name))
         }
         for relationship in lineage.flatMap(\.relationships) where relationship.kind == .toOne {
             guard let destination = version.entity(named: relationship.destination) else { continue }
             let destinationLineage = version.ancestors(of: destination) + [destination]
             for attribute in destinationLineage.flatMap(\.attributes) where !attribute.isVirtual {
-                result.append([
-                    "keyPath": root + "." + SwiftSyntax.identifier(relationship.name) + "?." + SwiftSyntax.identifier(attribute.name),
-                    "nameLiteral": SwiftSyntax.stringLiteral(relationship.name + "." + attribute.name),
-                ])
+                result.append(root + SwiftSyntax.identifier(relationship.name) + "?." + SwiftSyntax.identifier(attribute.name) + ": "
+                              + SwiftSyntax.stringLiteral(relationship.name + "." + attribute.name))
             }
         }
         return result

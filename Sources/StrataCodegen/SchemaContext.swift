@@ -97,9 +97,13 @@ enum SchemaContext {
 
     /// Each entity's lock: the sealed one where the version is sealed, otherwise computed.
     private static func versionLocks(_ version: SchemaVersion) -> [String: LockHash] {
-        var locks: [String: LockHash] = EntityShape.shapes(of: version).mapValues { LockFormat.current.lock($0) }
-        if let sealed = version.versionLock {
-            for (entity, lock) in sealed.entries where locks[entity] != nil { locks[entity] = lock.value }
+        var locks: [String: LockHash] = [:]
+        for entity in version.entities {
+            if let sealed = version.versionLock?.entries[entity.name] {
+                locks[entity.name] = sealed.value
+            } else {
+                locks[entity.name] = LockFormat.current.lock(EntityShape(entity, in: version))
+            }
         }
         return locks
     }

@@ -28,7 +28,9 @@ enum SwiftSyntax {
             case "\t": result += "\\t"
             case "\0": result += "\\0"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.properties.generalCategory == .format
+                if scalar.value >= 0x20, scalar.value < 0x7F {
+                    result.unicodeScalars.append(scalar)
+                } else if scalar.value < 0x20 || scalar.value == 0x7F || scalar.properties.generalCategory == .format
                     || scalar.properties.generalCategory == .lineSeparator || scalar.properties.generalCategory == .paragraphSeparator {
                     result += "\\u{" + String(scalar.value, radix: 16) + "}"
                 } else {
