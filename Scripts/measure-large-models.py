@@ -10,6 +10,10 @@ generated expression slower than the limit is reported.
 
 usage: measure-large-models.py [--sizes 50x10,100x10,200x10,400x10] [--strata PATH]
                                [--max-memory-mb N] [--expression-limit-ms 100] [--keep DIR]
+       measure-large-models.py --model DIR [--model DIR ...] [--app FILE ...] [--access internal]
+
+With --model, it measures the given model folders instead, generated together into one module and
+type-checked with the app's own files (--app: its Codable types, virtual attributes, migrator).
 
 Build first: `swift build --product strata` (the Strata module the sources are checked against,
 and a debug `strata`); `swift build -c release --product strata` for release generation times,
@@ -49,23 +53,21 @@ def migrator(entities, versions):
     return "\n".join(lines) + "\n"
 
 
-def measure(entities, versions, strata, modules, limit_ms, folder):
-    model = os.path.join(folder, "model")
+def measure(models, app_files, strata, modules, limit_ms, folder, access):
+    """Generates `models` into one folder and type-checks the result with `app_files`."""
     output = os.path.join(folder, "generated")
-    subprocess.run([sys.executable, os.path.join(ROOT, "Scripts", "make-large-model.py"), model, str(entities), str(versions)], check=True)
-    status, seconds, _, text = run_measured([strata, "generate", model, "--output", output])
+    status, seconds, _, text = run_measured([strata, "generate"] + models + ["--output", output, "--access", access])
     if status != 0:
-        sys.exit(f"strata generate failed for {entities}x{versions}:\n{text}")
+        sys.exit(f"strata generate failed for {', '.join(models)}:\n{text}")
     generated = sorted(os.path.join(output, name) for name in os.listdir(output))
     size = sum(os.path.getsize(path) for path in generated)
-    app = os.path.join(folder, "LargeMigrator.swift")
-    with open(app, "w") as handle:
-        handle.write(migrator(entities, versions))
     command = ["swiftc", "-typecheck", "-swift-version", "6", "-module-name", "App", "-I", modules,
                "-Xcc", "-fmodule-map-file=" + os.path.join(ROOT, "Sources", "CSQLite", "module.modulemap"),
-               "-Xfrontend", f"-warn-long-expression-type-checking={limit_ms}"] + generated + [app]
+               "-Xfrontend", f"-warn-long-expression-type-checking={limit_ms}"] + generated + app_files
     status, check_seconds, memory, text = run_measured(command)
-    slow = sorted(set(re.findall(r"^(\S+:\d+:\d+): warning: expression took (\d+)ms", text, re.M)))
+    slow = sorted(set((location, milliseconds) for location, milliseconds
+                      in re.findall(r"^(\S+:\d+:\d+): warning: expression took (\d+)ms", text, re.M)
+                      if location.startswith(output)))
     return {"generate": seconds, "bytes": size, "typecheck": check_seconds, "memory": memory,
             "status": status, "slow": slow, "output": text}
 
@@ -77,6 +79,10 @@ def main():
     parser.add_argument("--max-memory-mb", type=float)
     parser.add_argument("--expression-limit-ms", type=int, default=100)
     parser.add_argument("--keep", help="write models and sources here instead of a temporary folder")
+    parser.add_argument("--model", action="append", default=[], help="a model folder to measure instead of synthetic sizes")
+    parser.add_argument("--app", action="append", default=[], help="a Swift file of the app's own, type-checked with --model")
+    parser.add_argument("--access", default="public", choices=["public", "internal"],
+                        help="the generated declarations' access; the build plugin uses internal")
     arguments = parser.parse_args()
     release = os.path.join(ROOT, ".build", "release", "strata")
     debug = os.path.join(ROOT, ".build", "debug", "strata")
@@ -85,16 +91,28 @@ def main():
     if not os.path.exists(os.path.join(modules, "Strata.swiftmodule")):
         sys.exit("build the Strata module first: swift build --product strata")
     print(f"strata: {os.path.relpath(strata, ROOT)}")
-    print("| entities × versions | generate | generated | type-check | peak memory |")
+    print("| model | generate | generated | type-check | peak memory |")
     print("|---|---|---|---|---|")
     failed = False
-    for size in arguments.sizes.split(","):
-        entities, versions = (int(part) for part in size.lower().split("x"))
-        folder = os.path.join(arguments.keep, size) if arguments.keep else tempfile.mkdtemp(prefix="strata-large-")
+    runs = [(", ".join(os.path.basename(os.path.normpath(model)) for model in arguments.model), None)] if arguments.model \
+        else [(size, tuple(int(part) for part in size.lower().split("x"))) for size in arguments.sizes.split(",")]
+    for size, dimensions in runs:
+        folder = os.path.join(arguments.keep, size.replace(", ", "+")) if arguments.keep else tempfile.mkdtemp(prefix="strata-large-")
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
-        result = measure(entities, versions, strata, modules, arguments.expression_limit_ms, folder)
-        print(f"| {entities} × {versions} | {result['generate']:.2f} s | {result['bytes'] / 1e6:.1f} MB "
+        if dimensions:
+            entities, versions = dimensions
+            model = os.path.join(folder, "model")
+            subprocess.run([sys.executable, os.path.join(ROOT, "Scripts", "make-large-model.py"), model, str(entities), str(versions)], check=True)
+            app = os.path.join(folder, "LargeMigrator.swift")
+            with open(app, "w") as handle:
+                handle.write(migrator(entities, versions))
+            result = measure([model], [app], strata, modules, arguments.expression_limit_ms, folder, arguments.access)
+            label = f"{entities} entities × {versions} versions"
+        else:
+            result = measure(arguments.model, arguments.app, strata, modules, arguments.expression_limit_ms, folder, arguments.access)
+            label = size
+        print(f"| {label} | {result['generate']:.2f} s | {result['bytes'] / 1e6:.2f} MB "
               f"| {result['typecheck']:.1f} s | {result['memory']:.0f} MiB |", flush=True)
         if result["status"] != 0:
             print(result["output"][-4000:])

@@ -96,15 +96,17 @@ import Strata
     }
 
     /// The property (or `relationship.property`) each key path usable in a clause names.
-    {% if entity.keyPaths %}
-    private static let keyPathNames: KeyPathNames = KeyPathNames([
-        {% for entry in entity.keyPaths %}
-        {{ entry }},
+    private static let keyPathNames: KeyPathNames = {
+        {% if entity.keyPathChunks %}var{% else %}let{% endif %} names = KeyPathNames()
+        {% for chunk in entity.keyPathChunks %}
+        names.add([
+            {% for entry in chunk %}
+            {{ entry }},
+            {% endfor %}
+        ])
         {% endfor %}
-    ])
-    {% else %}
-    private static let keyPathNames: KeyPathNames = KeyPathNames([:])
-    {% endif %}
+        return names
+    }()
 }
 {% if entity.virtuals %}
 

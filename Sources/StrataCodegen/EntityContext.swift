@@ -88,7 +88,7 @@ struct EntityContext {
             "classKeyword": hasChildren ? "class" : "final class", "isRoot": entity.parent == nil,
             "superclass": entity.parent.map { SwiftSyntax.identifier($0.value) } ?? "StrataObject",
             "attributes": attributes, "toOnes": toOnes, "toManys": toManys, "reads": reads, "binds": binds,
-            "initialValues": initialValues, "virtuals": virtuals, "snapshotFields": snapshotFields, "keyPaths": keyPathEntries(),
+            "initialValues": initialValues, "virtuals": virtuals, "snapshotFields": snapshotFields, "keyPathChunks": Self.chunks(keyPathEntries(), size: 32),
             "snapshotArguments": (["objectID: object.objectID(as: \(name).self)"]
                                   + fields.map { "\($0.name): object.\(SwiftSyntax.identifier($0.name))" }).joined(separator: ", "),
         ])
@@ -115,6 +115,11 @@ struct EntityContext {
             }
         }
         return result
+    }
+
+    /// `elements` in runs of at most `size`, each short enough to type-check quickly.
+    static func chunks<T>(_ elements: [T], size: Int) -> [[T]] {
+        stride(from: 0, to: elements.count, by: size).map { Array(elements[$0..<min($0 + size, elements.count)]) }
     }
 
     private func summary(_ attribute: Attribute) -> String {

@@ -41,13 +41,13 @@ enum MigrationContext {
             let decode: String
             if attribute.type == .codable {
                 type = "Data?"
-                decode = "values[\(key)].flatMap { Data(sqlValue: $0) }"
+                decode = "values.stored(\(key))"
             } else if attribute.isOptional {
                 type = code.publicType
-                decode = "values[\(key)].flatMap { \(code.publicType.dropLast())(sqlValue: $0) }"
+                decode = "values.stored(\(key))"
             } else {
                 type = code.publicType
-                decode = "values[\(key)].flatMap { \(code.publicType)(sqlValue: $0) } ?? \(code.initialValue)"
+                decode = "values.stored(\(key), fallback: \(code.initialValue))"
             }
             return TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "type": type, "decode": decode,
                                  "plainName": attribute.name, "summary": attribute.type == .codable ? "encoded bytes" : attribute.type.rawValue])

@@ -2,14 +2,20 @@
 /// methods look them up: one hash lookup instead of a comparison per property.
 ///
 /// `AnyKeyPath` is not declared `Sendable`, so neither is a dictionary keyed by it. This wrapper is
-/// `@unchecked Sendable` because it is sound to share: the dictionary is a `let` filled once from
-/// key path literals, and a key path is an immutable value that no code can change after it is made.
+/// `@unchecked Sendable` because it is sound to share: it is a value, filled from key path literals
+/// before it is stored in a `static let`, and a key path is immutable once made.
 public struct KeyPathNames: @unchecked Sendable {
-    private let names: [AnyKeyPath: String]
+    private var names: [AnyKeyPath: String] = [:]
 
-    /// Names by key path, such as `[\Person.name: "name", \Dog.master?.name: "master.name"]`.
-    public init(_ names: [AnyKeyPath: String]) {
-        self.names = names
+    /// No names yet.
+    public init() {}
+
+    /// Adds names by key path, such as `[\Person.name: "name", \Dog.master?.name: "master.name"]`.
+    ///
+    /// Generated code adds a large entity's names in several short literals, because the type
+    /// checker's cost for one literal grows with its length.
+    public mutating func add(_ more: [AnyKeyPath: String]) {
+        names.merge(more) { first, _ in first }
     }
 
     /// The name of `keyPath`, or nil when it names nothing here.

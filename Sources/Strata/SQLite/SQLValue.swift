@@ -36,3 +36,16 @@ extension SQLValue: CustomStringConvertible {
         }
     }
 }
+
+extension Dictionary where Key == String, Value == SQLValue {
+    /// The value stored under `key` as `T`; nil when the key is missing, the value is NULL, or it
+    /// does not fit `T`. Generated migration views read old rows with it.
+    public func stored<T: QueryableAttributeType>(_ key: String) -> T? {
+        self[key].flatMap(T.init(sqlValue:))
+    }
+
+    /// The value stored under `key` as `T`, or `fallback` when there is none that fits.
+    public func stored<T: QueryableAttributeType>(_ key: String, fallback: T) -> T {
+        self[key].flatMap(T.init(sqlValue:)) ?? fallback
+    }
+}

@@ -31,9 +31,13 @@ public class Animal: StrataObject {
     }
 
     /// The property (or `relationship.property`) each key path usable in a clause names.
-    private static let keyPathNames: KeyPathNames = KeyPathNames([
-        \Animal.species: "species",
-    ])
+    private static let keyPathNames: KeyPathNames = {
+var names = KeyPathNames()
+        names.add([
+            \Animal.species: "species",
+        ])
+        return names
+    }()
 }
 
 /// The `Dog` entity of PetStore V2.
@@ -112,23 +116,27 @@ public final class Dog: Animal {
     }
 
     /// The property (or `relationship.property`) each key path usable in a clause names.
-    private static let keyPathNames: KeyPathNames = KeyPathNames([
-        \Dog.species: "species",
-        \Dog.nickname: "nickname",
-        \Dog.weight: "weight",
-        \Dog.age: "age",
-        \Dog.legs: "legs",
-        \Dog.master: "master",
-        \Dog.master?.personID: "master.personID",
-        \Dog.master?.name: "master.name",
-        \Dog.master?.displayName: "master.displayName",
-        \Dog.master?.createdAt: "master.createdAt",
-        \Dog.master?.token: "master.token",
-        \Dog.master?.balance: "master.balance",
-        \Dog.master?.isActive: "master.isActive",
-        \Dog.master?.homepage: "master.homepage",
-        \Dog.master?.settings: "master.settings",
-    ])
+    private static let keyPathNames: KeyPathNames = {
+var names = KeyPathNames()
+        names.add([
+            \Dog.species: "species",
+            \Dog.nickname: "nickname",
+            \Dog.weight: "weight",
+            \Dog.age: "age",
+            \Dog.legs: "legs",
+            \Dog.master: "master",
+            \Dog.master?.personID: "master.personID",
+            \Dog.master?.name: "master.name",
+            \Dog.master?.displayName: "master.displayName",
+            \Dog.master?.createdAt: "master.createdAt",
+            \Dog.master?.token: "master.token",
+            \Dog.master?.balance: "master.balance",
+            \Dog.master?.isActive: "master.isActive",
+            \Dog.master?.homepage: "master.homepage",
+            \Dog.master?.settings: "master.settings",
+        ])
+        return names
+    }()
 }
 
 /// The `Person` entity of PetStore V2.
@@ -250,19 +258,23 @@ public final class Person: StrataObject {
     }
 
     /// The property (or `relationship.property`) each key path usable in a clause names.
-    private static let keyPathNames: KeyPathNames = KeyPathNames([
-        \Person.personID: "personID",
-        \Person.name: "name",
-        \Person.displayName: "displayName",
-        \Person.createdAt: "createdAt",
-        \Person.token: "token",
-        \Person.balance: "balance",
-        \Person.isActive: "isActive",
-        \Person.homepage: "homepage",
-        \Person.settings: "settings",
-        \Person.pets: "pets",
-        \Person.friends: "friends",
-    ])
+    private static let keyPathNames: KeyPathNames = {
+var names = KeyPathNames()
+        names.add([
+            \Person.personID: "personID",
+            \Person.name: "name",
+            \Person.displayName: "displayName",
+            \Person.createdAt: "createdAt",
+            \Person.token: "token",
+            \Person.balance: "balance",
+            \Person.isActive: "isActive",
+            \Person.homepage: "homepage",
+            \Person.settings: "settings",
+            \Person.pets: "pets",
+            \Person.friends: "friends",
+        ])
+        return names
+    }()
 }
 
 /// The `virtual` attributes of `Person`: implement them in an extension of Person.
@@ -337,11 +349,15 @@ public final class Thumbnail: StrataObject {
     }
 
     /// The property (or `relationship.property`) each key path usable in a clause names.
-    private static let keyPathNames: KeyPathNames = KeyPathNames([
-        \Thumbnail.url: "url",
-        \Thumbnail.bytes: "bytes",
-        \Thumbnail.width: "width",
-        \Thumbnail.height: "height",
-        \Thumbnail.scale: "scale",
-    ])
+    private static let keyPathNames: KeyPathNames = {
+var names = KeyPathNames()
+        names.add([
+            \Thumbnail.url: "url",
+            \Thumbnail.bytes: "bytes",
+            \Thumbnail.width: "width",
+            \Thumbnail.height: "height",
+            \Thumbnail.scale: "scale",
+        ])
+        return names
+    }()
 }

@@ -12,8 +12,8 @@ extension PetStoreV1 {
 
         /// Reads a row's stored values, keyed by storage key.
         public init(values: [String: SQLValue]) {
-            species = values["species"].flatMap { String(sqlValue: $0) } ?? ""
-            nickname = values["nickname"].flatMap { String(sqlValue: $0) }
+            species = values.stored("species", fallback: "")
+            nickname = values.stored("nickname")
         }
     }
 }
