@@ -2,8 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// Generates Swift for every model folder under a target's `Models/`: a build command per model,
-/// with every YAML file as input and three named outputs, so SwiftPM reruns it only when a model
-/// file changes. Model errors are printed as `path:line:column: error: message`. The generated
+/// with every YAML file as input and every generated file as a named output (``GeneratedFileNames``,
+/// the same source the generator compiles), so SwiftPM reruns it only when a model file changes. Model errors are printed as `path:line:column: error: message`. The generated
 /// declarations are internal to the target.
 @main
 struct StrataPlugin: BuildToolPlugin {
@@ -12,10 +12,6 @@ struct StrataPlugin: BuildToolPlugin {
                                   tool: try context.tool(named: "strata").url,
                                   workDirectory: context.pluginWorkDirectoryURL)
     }
-
-    /// The files `strata generate --file-prefix NAME` writes (`CodeGenerator.concerns` in
-    /// StrataCodegen lists the same suffixes).
-    static let outputSuffixes = ["Entities.swift", "Snapshots.swift", "SchemaHistory.swift", "Importers.swift", "Migrations.swift"]
 
     static func commands(models: URL, tool: URL, workDirectory: URL) throws -> [Command] {
         let manager = FileManager.default
@@ -34,7 +30,7 @@ struct StrataPlugin: BuildToolPlugin {
                     executable: tool,
                     arguments: ["generate", folder.path, "--output", output.path, "--file-prefix", name, "--access", "internal"],
                     inputFiles: inputs,
-                    outputFiles: outputSuffixes.map { output.appending(path: name + $0) }
+                    outputFiles: GeneratedFileNames.all(prefix: name).map { output.appending(path: $0) }
                 )
             }
     }

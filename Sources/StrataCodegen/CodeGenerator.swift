@@ -44,14 +44,11 @@ public struct CodeGenerator {
     /// The generator's version, named in every file header (never in a lock).
     public static let version = "0.1.0"
 
-    /// The templates, by file name, and the output file each renders.
-    public static let concerns: [(template: String, suffix: String)] = [
-        ("Entities.swift.stencil", "Entities.swift"),
-        ("Snapshots.swift.stencil", "Snapshots.swift"),
-        ("SchemaHistory.swift.stencil", "SchemaHistory.swift"),
-        ("Importers.swift.stencil", "Importers.swift"),
-        ("Migrations.swift.stencil", "Migrations.swift"),
-    ]
+    /// The template of each concern. Entity classes and snapshots are rendered once per shard of
+    /// the entities (``GeneratedFileNames``), the schema history once for the current version and
+    /// once for the older ones.
+    public static let templateNames = ["Entities.swift.stencil", "Snapshots.swift.stencil", "SchemaHistory.swift.stencil",
+                                       "SchemaVersions.swift.stencil", "Importers.swift.stencil", "Migrations.swift.stencil"]
 
     private let templates: [String: String]
     private let access: AccessLevel
@@ -76,45 +73,69 @@ public struct CodeGenerator {
 
     /// The files a model's generation writes, for build tools that must name outputs in advance.
     public static func fileNames(model: String) -> [String] {
-        concerns.map { model + $0.suffix }
+        GeneratedFileNames.all(prefix: model)
+    }
+
+    /// One file to render: its template and the context values that differ from the model's.
+    private struct RenderJob {
+        let template: String
+        let fileName: String
+        let overrides: [String: Any]
     }
 
     /// The sources of a valid model.
     public func generate(_ model: Model) throws(CodegenError) -> [GeneratedFile] {
         guard let current = model.currentVersion else { return [] }
         let accessPrefix = access == .public ? "public " : ""
-        let entities = current.entities.sorted { $0.name < $1.name }.map { EntityContext(entity: $0, version: current, access: accessPrefix).node }
+        let name = model.manifest.name
+        let sortedEntities = current.entities.sorted { $0.name < $1.name }
+        let entities = sortedEntities.map { EntityContext(entity: $0, version: current, access: accessPrefix).node }
         let versions = SchemaContext.versions(model)
         let steps = MigrationContext.steps(model)
         let context: [String: Any] = [
-            "generatorVersion": Self.version, "model": model.manifest.name, "version": current.name, "access": accessPrefix,
-            "modelName": SwiftSyntax.identifier(model.manifest.name), "modelLiteral": SwiftSyntax.stringLiteral(model.manifest.name),
+            "generatorVersion": Self.version, "model": name, "version": current.name, "access": accessPrefix,
+            "modelName": SwiftSyntax.identifier(name), "modelLiteral": SwiftSyntax.stringLiteral(name),
             "currentLiteral": SwiftSyntax.stringLiteral(current.name), "entities": entities,
             "importers": ImportContext.importers(current),
-            "steps": steps, "versions": versions, "migrationChain": SchemaContext.chainLiteral(model.manifest.chain),
+            "steps": steps, "versions": versions, "allVersions": versions, "migrationChain": SchemaContext.chainLiteral(model.manifest.chain),
             "versionNameList": versions.compactMap { $0.values["nameLiteral"] as? String }.joined(separator: ", "),
-            "currentNamespace": SwiftSyntax.identifier(model.manifest.name + current.name),
-            "entityTypeNames": current.entities.map(\.name).sorted().map(SwiftSyntax.identifier),
+            "currentNamespace": SwiftSyntax.identifier(name + current.name),
+            "entityTypeNames": sortedEntities.map(\.name).map(SwiftSyntax.identifier),
         ]
-        let rendered = Self.renderConcurrently(templates: templates, context: context)
+        var jobs: [RenderJob] = []
+        for (template, file) in [("Entities.swift.stencil", GeneratedFileNames.entities), ("Snapshots.swift.stencil", GeneratedFileNames.snapshots)] {
+            for shard in 1...GeneratedFileNames.shardCount {
+                let members = zip(sortedEntities, entities).filter { GeneratedFileNames.shard(ofEntity: $0.0.name) == shard }.map(\.1)
+                jobs.append(RenderJob(template: template, fileName: file(name, shard), overrides: ["entities": members, "shard": shard]))
+            }
+        }
+        let isCurrent = { (node: TemplateNode) in node.values["plainName"] as? String == current.name }
+        jobs.append(RenderJob(template: "SchemaHistory.swift.stencil", fileName: GeneratedFileNames.schemaHistory(name),
+                              overrides: ["versions": versions.filter(isCurrent)]))
+        jobs.append(RenderJob(template: "SchemaVersions.swift.stencil", fileName: GeneratedFileNames.schemaVersions(name),
+                              overrides: ["versions": versions.filter { !isCurrent($0) }]))
+        jobs.append(RenderJob(template: "Importers.swift.stencil", fileName: GeneratedFileNames.importers(name), overrides: [:]))
+        jobs.append(RenderJob(template: "Migrations.swift.stencil", fileName: GeneratedFileNames.migrations(name), overrides: [:]))
+        let rendered = Self.renderConcurrently(templates: templates, contexts: jobs.map { context.merging($0.overrides) { _, override in override } },
+                                               names: jobs.map(\.template))
         var files: [GeneratedFile] = []
-        for ((template, suffix), result) in zip(Self.concerns, rendered) {
+        for (job, result) in zip(jobs, rendered) {
             switch result {
-            case .success(let text): files.append(GeneratedFile(name: model.manifest.name + suffix, contents: Self.tidy(text)))
-            case .failure(let error): throw .template(name: template, reason: "\(error)")
+            case .success(let text): files.append(GeneratedFile(name: job.fileName, contents: Self.tidy(text)))
+            case .failure(let error): throw .template(name: job.template, reason: "\(error)")
             }
         }
         return files
     }
 
-    /// Renders every concern's template, each on its own thread: they share nothing but the
-    /// read-only context, and a large model's files take about equally long.
-    private static func renderConcurrently(templates: [String: String], context: [String: Any]) -> [Result<String, any Error>] {
-        let results = RenderResults(count: concerns.count)
-        let shared = SharedContext(templates: templates, values: context)
-        DispatchQueue.concurrentPerform(iterations: concerns.count) { index in
+    /// Renders each file on its own thread: they share nothing but read-only contexts, and a large
+    /// model's files take about equally long.
+    private static func renderConcurrently(templates: [String: String], contexts: [[String: Any]], names: [String]) -> [Result<String, any Error>] {
+        let results = RenderResults(count: names.count)
+        let shared = SharedContext(templates: templates, contexts: contexts)
+        DispatchQueue.concurrentPerform(iterations: names.count) { index in
             let environment = Environment(loader: DictionaryLoader(templates: shared.templates), trimBehaviour: .nothing)
-            results.set(index, Result { try environment.renderTemplate(name: concerns[index].template, context: shared.values) })
+            results.set(index, Result { try environment.renderTemplate(name: names[index], context: shared.contexts[index]) })
         }
         return results.all
     }

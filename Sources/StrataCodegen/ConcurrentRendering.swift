@@ -1,17 +1,17 @@
 import Synchronization
 
-/// The template context, read by every rendering thread at once.
+/// The templates and each file's context, read by every rendering thread at once.
 ///
-/// `@unchecked Sendable` because it is sound to share: both dictionaries are `let`s built before
-/// rendering starts and only read afterwards; their values are strings, numbers, arrays and
-/// ``TemplateNode``s, all immutable values.
+/// `@unchecked Sendable` because it is sound to share: both are `let`s built before rendering
+/// starts and only read afterwards; their values are strings, numbers, arrays and
+/// ``TemplateNode``s, whose values are never changed after they are made.
 final class SharedContext: @unchecked Sendable {
     let templates: [String: String]
-    let values: [String: Any]
+    let contexts: [[String: Any]]
 
-    init(templates: [String: String], values: [String: Any]) {
+    init(templates: [String: String], contexts: [[String: Any]]) {
         self.templates = templates
-        self.values = values
+        self.contexts = contexts
     }
 }
 

@@ -8,22 +8,23 @@ import StrataSchema
 /// entity (lock included) as `entity<Entity>`. A version lists references, never literals, so the
 /// history grows with changes, not with versions × entities.
 enum SchemaContext {
-    /// Where each shared declaration lives and which versions use it, keyed by its text.
+    /// Where each shared declaration lives and the version that declares it, keyed by its text.
     private struct Declarations {
         private(set) var reference: [String: String] = [:]
-        private(set) var users: [String: [String]] = [:]
+        private var declaringVersion: [String: String] = [:]
 
-        /// Records that `version` uses `key`; declares it as `namespace.name` when no earlier version
-        /// did, and returns whether it did so.
+        /// Declares `key` as `namespace.name` of `version` when no earlier version did; returns
+        /// whether it did so.
         mutating func use(_ key: String, version: String, namespace: String, name: String) -> Bool {
-            users[key, default: []].append(version)
             guard reference[key] == nil else { return false }
             reference[key] = namespace + "." + name
+            declaringVersion[key] = version
             return true
         }
 
-        /// "in V1, V2." for a declaration's doc comment.
-        func summary(_ key: String) -> String { "in " + users[key]!.joined(separator: ", ") + "." }
+        /// "as of V1." for a declaration's doc comment: the version that declares it, never the
+        /// later ones that share it, so adding a version leaves earlier declarations' text as it is.
+        func summary(_ key: String) -> String { "as of " + declaringVersion[key]! + "." }
     }
 
     /// A property description a version declares first.

@@ -8,8 +8,9 @@ struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Generates Swift for the runtime from models: entity classes, snapshots, the schema history.",
         discussion: """
-        Writes <Model>Entities.swift, <Model>Snapshots.swift and <Model>SchemaHistory.swift into the output folder, \
-        rewriting only files whose content changed. Writes nothing when a model has errors (exit 2) or when a sealed \
+        Writes <Model>Entities1.swift ... <Model>Entities8.swift, <Model>Snapshots1.swift ... <Model>Snapshots8.swift, \
+        <Model>SchemaHistory.swift, <Model>SchemaVersions.swift, <Model>Importers.swift and <Model>Migrations.swift \
+        into the output folder, rewriting only files whose content changed. Writes nothing when a model has errors (exit 2) or when a sealed \
         version no longer matches its lock (exit 1).
         """
     )
@@ -26,7 +27,7 @@ struct Generate: ParsableCommand {
     @Option(help: "public (default) or internal.")
     var access: AccessLevel = .public
 
-    @Option(name: .customLong("file-prefix"), help: "Name the files <prefix>Entities.swift ... instead of after the model (for build tools that name outputs in advance).")
+    @Option(name: .customLong("file-prefix"), help: "Name the files <prefix>Entities1.swift ... instead of after the model (for build tools that name outputs in advance).")
     var filePrefix: String?
 
     func run() throws {

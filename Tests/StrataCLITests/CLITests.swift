@@ -178,15 +178,17 @@ struct GenerateCommandTests {
         let out = dir + "/out"
         #expect(try strata("generate", dir, "--output", out).status == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-        #expect(files == ["ShopEntities.swift", "ShopImporters.swift", "ShopMigrations.swift", "ShopSchemaHistory.swift", "ShopSnapshots.swift"])
-        let entities = out + "/ShopEntities.swift"
+        let shards = (1...8).flatMap { ["ShopEntities\($0).swift", "ShopSnapshots\($0).swift"] }
+        #expect(files == (shards + ["ShopImporters.swift", "ShopMigrations.swift", "ShopSchemaHistory.swift", "ShopSchemaVersions.swift"]).sorted())
+        let entities = out + "/ShopSchemaHistory.swift"
         let before = try FileManager.default.attributesOfItem(atPath: entities)[.modificationDate] as? Date
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: entities)
         #expect(try strata("generate", dir, "--output", out).status == 0)
         #expect(try FileManager.default.attributesOfItem(atPath: entities)[.modificationDate] as? Date == Date(timeIntervalSince1970: 0))
         #expect(before != nil)
         #expect(try strata("generate", dir, "--output", out, "--file-prefix", "App").status == 0)
-        #expect(FileManager.default.fileExists(atPath: out + "/AppEntities.swift"))
+        #expect(FileManager.default.fileExists(atPath: out + "/AppEntities1.swift"))
+        #expect(FileManager.default.fileExists(atPath: out + "/AppSchemaVersions.swift"))
     }
 
     @Test func modelErrorsAndChangedLocksWriteNothing() throws {

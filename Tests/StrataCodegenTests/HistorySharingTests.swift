@@ -54,7 +54,8 @@ struct HistorySharingTests {
         }
         let model = try #require(ModelLoader.load(directory: folder.path).model)
         let files = try CodeGenerator().generate(model)
-        return try #require(files.first { $0.name == "FarmSchemaHistory.swift" }).contents
+        return try #require(files.first { $0.name == "FarmSchemaVersions.swift" }).contents
+            + #require(files.first { $0.name == "FarmSchemaHistory.swift" }).contents
     }
 
     private func count(_ text: String, in history: String) -> Int {
@@ -65,8 +66,8 @@ struct HistorySharingTests {
         let history = try history()
         #expect(count("static let entityBarn: EntityDescription", in: history) == 2)
         #expect(count("static let entityCow: EntityDescription", in: history) == 2)
-        #expect(history.contains("/// `Barn` in V1, V2.\n    static let entityBarn"))
-        #expect(history.contains("/// `Cow` in V2, V3.\n    static let entityCow"))
+        #expect(history.contains("/// `Barn` as of V1.\n    static let entityBarn"))
+        #expect(history.contains("/// `Cow` as of V2.\n    static let entityCow"))
         #expect(count("FarmV1.entityBarn,", in: history) == 2)
         #expect(count("FarmV2.entityCow,", in: history) == 2)
     }
@@ -76,8 +77,22 @@ struct HistorySharingTests {
         #expect(count("static let _name: AttributeDescription", in: history) == 1)
         #expect(count("static let _tag: AttributeDescription", in: history) == 1)
         #expect(count("static let _size: AttributeDescription", in: history) == 2)
-        #expect(history.contains("/// `size` of `Barn` in V3.\n        static let _size: AttributeDescription = AttributeDescription(\"size\", .int32, optional: true)"))
+        #expect(history.contains("/// `size` of `Barn` as of V3.\n        static let _size: AttributeDescription = AttributeDescription(\"size\", .int32, optional: true)"))
         #expect(count("AttributeDescription(", in: history) == 5)
+    }
+
+    @Test func olderVersionsLiveInTheirOwnFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-sharing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, text) in Self.files {
+            try (text + "\n").write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let model = try #require(ModelLoader.load(directory: folder.path).model)
+        let files = try CodeGenerator().generate(model)
+        let older = try #require(files.first { $0.name == "FarmSchemaVersions.swift" }).contents
+        let current = try #require(files.first { $0.name == "FarmSchemaHistory.swift" }).contents
+        #expect(older.contains("public enum FarmV1 {") && older.contains("public enum FarmV2 {") && !older.contains("public enum FarmV3 {"))
+        #expect(current.contains("public enum FarmV3 {") && !current.contains("public enum FarmV1 {"))
     }
 
     @Test func everyVersionIsBuiltByName() throws {

@@ -33,110 +33,6 @@ public enum PetStore {
     }
 }
 
-/// PetStore V1: its descriptors, and the types its custom migration steps use.
-public enum PetStoreV1 {
-    /// Version V1.
-    static let version: ModelVersion = ModelVersion(
-        "V1",
-        entities: [
-            PetStoreV1.entityAnimal,
-            PetStoreV1.entityCat,
-            PetStoreV1.entityDog,
-            PetStoreV1.entityPerson,
-            PetStoreV1.entityThumbnail,
-        ],
-        configurations: ["Cache": ["Thumbnail"], "Default": ["Person", "Animal", "Dog"]]
-    )
-
-    /// `Animal` in V1, V2.
-    static let entityAnimal: EntityDescription = EntityDescription(
-        "Animal",
-        abstract: true,
-        attributes: [
-            PetStoreV1.AnimalProperties._species,
-        ],
-        lock: [0x4cb342b63b63fb10, 0x56351e9d263dfa83, 0x5c17244c18d96fb4, 0x9089631404a33f75]
-    )
-
-    /// `Cat` in V1.
-    static let entityCat: EntityDescription = EntityDescription(
-        "Cat",
-        parent: "Animal",
-        lock: [0xf69e41c6001d2201, 0x117c72e095a17b90, 0x2e5c8af6baa6a1bb, 0xf5d2f24d3e87dff2]
-    )
-
-    /// `Dog` in V1.
-    static let entityDog: EntityDescription = EntityDescription(
-        "Dog",
-        parent: "Animal",
-        attributes: [
-            PetStoreV1.DogProperties._nickname,
-        ],
-        relationships: [
-            PetStoreV1.DogProperties._master,
-        ],
-        lock: [0x6d41b5986f5ec1af, 0xc06f231c83aa4771, 0xfd520435c9e329bd, 0xf4d21d73a59bf842]
-    )
-
-    /// `Person` in V1.
-    static let entityPerson: EntityDescription = EntityDescription(
-        "Person",
-        attributes: [
-            PetStoreV1.PersonProperties._personID,
-            PetStoreV1.PersonProperties._name,
-            PetStoreV1.PersonProperties._nickname,
-        ],
-        relationships: [
-            PetStoreV1.PersonProperties._pets,
-        ],
-        lock: [0x9dfc295057d32f58, 0xeaa490ed06fde7ab, 0x908b3b644e2712f3, 0x178351f14920b1c4]
-    )
-
-    /// `Thumbnail` in V1.
-    static let entityThumbnail: EntityDescription = EntityDescription(
-        "Thumbnail",
-        attributes: [
-            PetStoreV1.ThumbnailProperties._url,
-            PetStoreV1.ThumbnailProperties._bytes,
-        ],
-        lock: [0xe96f67a2f0b0f9d4, 0xd3fe5c85e85bd05e, 0x28b4a98c59900a29, 0x313aa5fdca43b20c]
-    )
-
-    /// Properties of `Animal` first described in V1.
-    enum AnimalProperties {
-        /// `species` of `Animal` in V1, V2.
-        static let _species: AttributeDescription = AttributeDescription("species", .string)
-    }
-
-    /// Properties of `Dog` first described in V1.
-    enum DogProperties {
-        /// `nickname` of `Dog` in V1, V2.
-        static let _nickname: AttributeDescription = AttributeDescription("nickname", .string, optional: true)
-        /// `master` of `Dog` in V1, V2.
-        static let _master: RelationshipDescription = RelationshipDescription("master", destination: "Person", inverse: "pets")
-    }
-
-    /// Properties of `Person` first described in V1.
-    enum PersonProperties {
-        /// `personID` of `Person` in V1, V2.
-        static let _personID: AttributeDescription = AttributeDescription("personID", .int64, required: true, unique: true)
-        /// `name` of `Person` in V1, V2.
-        static let _name: AttributeDescription = AttributeDescription("name", .string, indexed: true)
-        /// `nickname` of `Person` in V1.
-        static let _nickname: AttributeDescription = AttributeDescription("nickname", .string, optional: true)
-        /// `pets` of `Person` in V1, V2.
-        static let _pets: RelationshipDescription = RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade)
-    }
-
-    /// Properties of `Thumbnail` first described in V1.
-    enum ThumbnailProperties {
-        /// `url` of `Thumbnail` in V1.
-        static let _url: AttributeDescription = AttributeDescription("url", .url, required: true)
-        /// `bytes` of `Thumbnail` in V1, V2.
-        static let _bytes: AttributeDescription = AttributeDescription("bytes", .data, required: true)
-    }
-}
-
 /// PetStore V2: its descriptors, and the types its custom migration steps use.
 public enum PetStoreV2 {
     /// Version V2.
@@ -151,7 +47,7 @@ public enum PetStoreV2 {
         configurations: ["Cache": ["Thumbnail"], "Default": ["Person", "Animal", "Dog"]]
     )
 
-    /// `Dog` in V2.
+    /// `Dog` as of V2.
     static let entityDog: EntityDescription = EntityDescription(
         "Dog",
         parent: "Animal",
@@ -167,7 +63,7 @@ public enum PetStoreV2 {
         lock: [0x9e0c1238599d1e6a, 0x66dc1795c6217933, 0xb980b5e3e3ae41c4, 0xde056b6c5186ad29]
     )
 
-    /// `Person` in V2.
+    /// `Person` as of V2.
     static let entityPerson: EntityDescription = EntityDescription(
         "Person",
         attributes: [
@@ -189,7 +85,7 @@ public enum PetStoreV2 {
         lock: [0x9873810e3eddfb09, 0x69ac7a66fb18d800, 0xd399312793c0bb90, 0x276ef15c33b5ee93]
     )
 
-    /// `Thumbnail` in V2.
+    /// `Thumbnail` as of V2.
     static let entityThumbnail: EntityDescription = EntityDescription(
         "Thumbnail",
         attributes: [
@@ -204,43 +100,43 @@ public enum PetStoreV2 {
 
     /// Properties of `Dog` first described in V2.
     enum DogProperties {
-        /// `weight` of `Dog` in V2.
+        /// `weight` of `Dog` as of V2.
         static let _weight: AttributeDescription = AttributeDescription("weight", .double)
-        /// `age` of `Dog` in V2.
+        /// `age` of `Dog` as of V2.
         static let _age: AttributeDescription = AttributeDescription("age", .int)
-        /// `legs` of `Dog` in V2.
+        /// `legs` of `Dog` as of V2.
         static let _legs: AttributeDescription = AttributeDescription("legs", .int16)
     }
 
     /// Properties of `Person` first described in V2.
     enum PersonProperties {
-        /// `displayName` of `Person` in V2.
+        /// `displayName` of `Person` as of V2.
         static let _displayName: AttributeDescription = AttributeDescription("displayName", .string, storageKey: "display_name")
-        /// `createdAt` of `Person` in V2.
+        /// `createdAt` of `Person` as of V2.
         static let _createdAt: AttributeDescription = AttributeDescription("createdAt", .date)
-        /// `token` of `Person` in V2.
+        /// `token` of `Person` as of V2.
         static let _token: AttributeDescription = AttributeDescription("token", .uuid)
-        /// `balance` of `Person` in V2.
+        /// `balance` of `Person` as of V2.
         static let _balance: AttributeDescription = AttributeDescription("balance", .decimal)
-        /// `isActive` of `Person` in V2.
+        /// `isActive` of `Person` as of V2.
         static let _isActive: AttributeDescription = AttributeDescription("isActive", .bool)
-        /// `homepage` of `Person` in V2.
+        /// `homepage` of `Person` as of V2.
         static let _homepage: AttributeDescription = AttributeDescription("homepage", .url, optional: true)
-        /// `settings` of `Person` in V2.
+        /// `settings` of `Person` as of V2.
         static let _settings: AttributeDescription = AttributeDescription("settings", .codable, optional: true)
-        /// `friends` of `Person` in V2.
+        /// `friends` of `Person` as of V2.
         static let _friends: RelationshipDescription = RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 500)
     }
 
     /// Properties of `Thumbnail` first described in V2.
     enum ThumbnailProperties {
-        /// `url` of `Thumbnail` in V2.
+        /// `url` of `Thumbnail` as of V2.
         static let _url: AttributeDescription = AttributeDescription("url", .url, required: true, unique: true)
-        /// `width` of `Thumbnail` in V2.
+        /// `width` of `Thumbnail` as of V2.
         static let _width: AttributeDescription = AttributeDescription("width", .int32)
-        /// `height` of `Thumbnail` in V2.
+        /// `height` of `Thumbnail` as of V2.
         static let _height: AttributeDescription = AttributeDescription("height", .int32)
-        /// `scale` of `Thumbnail` in V2.
+        /// `scale` of `Thumbnail` as of V2.
         static let _scale: AttributeDescription = AttributeDescription("scale", .float)
     }
 }

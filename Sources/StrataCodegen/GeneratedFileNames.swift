@@ -1,0 +1,1 @@
+../../Plugins/Shared/GeneratedFileNames.swift
