@@ -71,32 +71,38 @@ public struct SHA256: Sendable {
     }
 
     /// Processes one 64-byte block.
+    ///
+    /// Written for unoptimised builds too (the build plugin runs a debug-built `strata`): masking
+    /// shifts (`&>>`, `&<<`) instead of the generic smart shifts, rotations spelled out, and the
+    /// round constants read through a pointer, so a debug build hashes a large model in a fraction of
+    /// the time the straightforward spelling takes.
     private mutating func compress(_ block: Slice<UnsafeBufferPointer<UInt8>>) {
+        let bytes = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: block))
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-            var offset = block.startIndex
             for index in 0..<16 {
-                schedule[index] = UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16
-                    | UInt32(block[offset + 2]) << 8 | UInt32(block[offset + 3])
-                offset += 4
+                schedule[index] = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self))
             }
             for index in 16..<64 {
-                let s0 = rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
-                let s1 = rotate(schedule[index - 2], 17) ^ rotate(schedule[index - 2], 19) ^ (schedule[index - 2] >> 10)
-                schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
+                let w15 = schedule[index &- 15]
+                let w2 = schedule[index &- 2]
+                let s0 = (w15 &>> 7 | w15 &<< 25) ^ (w15 &>> 18 | w15 &<< 14) ^ (w15 &>> 3)
+                let s1 = (w2 &>> 17 | w2 &<< 15) ^ (w2 &>> 19 | w2 &<< 13) ^ (w2 &>> 10)
+                schedule[index] = schedule[index &- 16] &+ s0 &+ schedule[index &- 7] &+ s1
             }
             var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-            for index in 0..<64 {
-                let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let temp1 = h &+ sum1 &+ choice &+ Self.roundConstants[index] &+ schedule[index]
-                let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ sum0 &+ majority)
+            Self.roundConstants.withUnsafeBufferPointer { constants in
+                for index in 0..<64 {
+                    let sum1 = (e &>> 6 | e &<< 26) ^ (e &>> 11 | e &<< 21) ^ (e &>> 25 | e &<< 7)
+                    let choice = (e & f) ^ (~e & g)
+                    let temp1 = h &+ sum1 &+ choice &+ constants[index] &+ schedule[index]
+                    let sum0 = (a &>> 2 | a &<< 30) ^ (a &>> 13 | a &<< 19) ^ (a &>> 22 | a &<< 10)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    h = g; g = f; f = e; e = d &+ temp1
+                    d = c; c = b; b = a; a = temp1 &+ sum0 &+ majority
+                }
             }
             state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
             state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
         }
     }
-
-    private func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 { value >> count | value << (32 - count) }
 }
