@@ -198,4 +198,23 @@ struct ReferenceErrorTests {
             "V1.yml:10:24: error: import key 'pets' of entity 'Person' names a relationship to 'Dog', which has no import block to import its objects with",
         ])
     }
+
+    @Test func entitiesMayNotTakeTheNamesOfTheGeneratedNamespaces() throws {
+        #expect(try messages("""
+        version: V1
+        entities:
+          Shop:
+            attributes:
+              name: String
+          ShopV1:
+            attributes:
+              name: String
+          ShopV2:
+            attributes:
+              name: String
+        """) == [
+            "V1.yml:3:3: error: entity 'Shop' has the name of its model; the generated code declares 'enum Shop' for the model",
+            "V1.yml:6:3: error: entity 'ShopV1' has the name the generated code gives to version 'V1' of model 'Shop'",
+        ])
+    }
 }

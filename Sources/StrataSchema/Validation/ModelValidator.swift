@@ -12,6 +12,7 @@ public enum ModelValidator {
             MigrationHintValidator(model: model, version: version).validate(into: &diagnostics)
         }
         ConfigurationValidator.validate(model, into: &diagnostics)
+        GeneratedNameValidator.validate(model, into: &diagnostics)
         return diagnostics.all
     }
 }

@@ -1,0 +1,21 @@
+/// Checks that no entity takes a name the generated code gives to something else: the model's
+/// enum (`PetStore`) or the namespace of one of its versions (`PetStoreV1`, which holds that
+/// version's descriptors and migration types). Either would be a duplicate declaration in the
+/// app's module.
+enum GeneratedNameValidator {
+    static func validate(_ model: Model, into diagnostics: inout Diagnostics) {
+        let modelName = model.manifest.name
+        let namespaces = Dictionary(model.versions.map { (modelName + $0.name, $0.name) }, uniquingKeysWith: { first, _ in first })
+        for version in model.versions {
+            for entity in version.entities {
+                if entity.name == modelName {
+                    diagnostics.error("entity '\(entity.name)' has the name of its model; the generated code declares 'enum \(modelName)' for the model",
+                                      at: entity.location)
+                } else if let owner = namespaces[entity.name] {
+                    diagnostics.error("entity '\(entity.name)' has the name the generated code gives to version '\(owner)' of model '\(modelName)'",
+                                      at: entity.location)
+                }
+            }
+        }
+    }
+}
