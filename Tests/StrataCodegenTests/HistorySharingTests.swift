@@ -46,16 +46,20 @@ struct HistorySharingTests {
             """,
     ]
 
-    private func history() throws -> String {
+    /// The generated file with a name.
+    private func generated(_ name: String) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-sharing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, text) in Self.files {
             try (text + "\n").write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
         let model = try #require(ModelLoader.load(directory: folder.path).model)
-        let files = try CodeGenerator().generate(model)
-        return try #require(files.first { $0.name == "FarmSchemaVersions.swift" }).contents
-            + #require(files.first { $0.name == "FarmSchemaHistory.swift" }).contents
+        return try #require(try CodeGenerator().generate(model).first { $0.name == name }).contents
+    }
+
+    /// Older versions, then the current one.
+    private func history() throws -> String {
+        try generated("FarmSchemaVersions.swift") + generated("FarmSchemaHistory.swift")
     }
 
     private func count(_ text: String, in history: String) -> Int {
@@ -82,15 +86,8 @@ struct HistorySharingTests {
     }
 
     @Test func olderVersionsLiveInTheirOwnFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-sharing-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (name, text) in Self.files {
-            try (text + "\n").write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
-        }
-        let model = try #require(ModelLoader.load(directory: folder.path).model)
-        let files = try CodeGenerator().generate(model)
-        let older = try #require(files.first { $0.name == "FarmSchemaVersions.swift" }).contents
-        let current = try #require(files.first { $0.name == "FarmSchemaHistory.swift" }).contents
+        let older = try generated("FarmSchemaVersions.swift")
+        let current = try generated("FarmSchemaHistory.swift")
         #expect(older.contains("public enum FarmV1 {") && older.contains("public enum FarmV2 {") && !older.contains("public enum FarmV3 {"))
         #expect(current.contains("public enum FarmV3 {") && !current.contains("public enum FarmV1 {"))
     }
