@@ -23,49 +23,47 @@ struct AttributeCode {
         let optional = attribute.isOptional
         let base: String
         var read: String
-        var bind = optional ? "binder.bind(value: \(storage))" : ""
+        // The binder's method for a non-optional value: a typed one where it exists, else the generic one.
+        var bindLabel = "value"
+        var bind: String?
         var zero: String
         switch attribute.type {
         case .bool:
             base = "Bool"; zero = "false"; read = optional ? "reader.optionalValue(Bool.self)" : "reader.bool()"
-            if !optional { bind = "binder.bind(bool: \(storage))" }
+            bindLabel = "bool"
         case .int16, .int32:
             base = attribute.type.rawValue; zero = "0"
             let method = attribute.type == .int16 ? "int16" : "int32"
             read = optional ? "reader.optionalValue(\(base).self)" : "reader.\(method)()"
-            if !optional { bind = "binder.bind(\(method): \(storage))" }
+            bindLabel = method
         case .int64:
             base = "Int64"; zero = "0"; read = optional ? "reader.optionalInt64()" : "reader.int64()"
-            if !optional { bind = "binder.bind(int64: \(storage))" }
+            bindLabel = "int64"
         case .int:
             base = "Int"; zero = "0"; read = optional ? "reader.optionalValue(Int.self)" : "reader.int()"
-            if !optional { bind = "binder.bind(int: \(storage))" }
+            bindLabel = "int"
         case .double:
             base = "Double"; zero = "0"; read = optional ? "reader.optionalDouble()" : "reader.double()"
-            if !optional { bind = "binder.bind(double: \(storage))" }
+            bindLabel = "double"
         case .float:
             base = "Float"; zero = "0"; read = optional ? "reader.optionalValue(Float.self)" : "reader.float()"
-            if !optional { bind = "binder.bind(float: \(storage))" }
+            bindLabel = "float"
         case .decimal:
             base = "Decimal"; zero = "0"; read = optional ? "reader.optionalValue(Decimal.self)" : "reader.value(Decimal.self, fallback: 0)"
-            if !optional { bind = "binder.bind(value: \(storage))" }
         case .string:
             base = "String"; zero = "\"\""; read = optional ? "reader.optionalString()" : "reader.string()"
-            if !optional { bind = "binder.bind(string: \(storage))" }
+            bindLabel = "string"
         case .date:
             base = "Date"; zero = "Date(timeIntervalSince1970: 0)"; read = optional ? "reader.optionalDate()" : "reader.date()"
-            if !optional { bind = "binder.bind(date: \(storage))" }
+            bindLabel = "date"
         case .data:
             base = "Data"; zero = "Data()"; read = optional ? "reader.optionalValue(Data.self)" : "reader.value(Data.self, fallback: Data())"
-            if !optional { bind = "binder.bind(value: \(storage))" }
         case .uuid:
             base = "UUID"; zero = "UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))"
             read = optional ? "reader.optionalValue(UUID.self)" : "reader.value(UUID.self, fallback: \(storage))"
-            if !optional { bind = "binder.bind(value: \(storage))" }
         case .url:
             base = "URL"; zero = "URL(fileURLWithPath: \"/\")"
             read = optional ? "reader.optionalValue(URL.self)" : "reader.value(URL.self, fallback: \(storage))"
-            if !optional { bind = "binder.bind(value: \(storage))" }
         case .codable:
             base = attribute.swiftType ?? "Never"; zero = "nil"
             let coder = attribute.coder?.rawValue ?? "json"
@@ -73,7 +71,7 @@ struct AttributeCode {
             bind = "binder.bind(codable: \(storage), coder: .\(coder))"
         }
         self.read = storage + " = " + read
-        self.bind = bind
+        self.bind = bind ?? "binder.bind(\(optional ? "value" : bindLabel): \(storage))"
         self.typeCase = "." + (attribute.type == .uuid ? "uuid" : attribute.type == .url ? "url" : attribute.type.rawValue.prefix(1).lowercased() + attribute.type.rawValue.dropFirst())
         let isCodable = attribute.type == .codable
         self.publicType = optional ? base + "?" : base

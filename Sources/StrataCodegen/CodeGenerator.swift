@@ -44,12 +44,6 @@ public struct CodeGenerator {
     /// The generator's version, named in every file header (never in a lock).
     public static let version = "0.1.0"
 
-    /// The template of each concern. Entity classes and snapshots are rendered once per shard of
-    /// the entities (``GeneratedFileNames``), the schema history once for the current version and
-    /// once for the older ones.
-    public static let templateNames = ["Entities.swift.stencil", "Snapshots.swift.stencil", "SchemaHistory.swift.stencil",
-                                       "SchemaVersions.swift.stencil", "Importers.swift.stencil", "Migrations.swift.stencil"]
-
     private let templates: [String: String]
     private let access: AccessLevel
 
@@ -97,16 +91,18 @@ public struct CodeGenerator {
             "modelName": SwiftSyntax.identifier(name), "modelLiteral": SwiftSyntax.stringLiteral(name),
             "currentLiteral": SwiftSyntax.stringLiteral(current.name), "entities": entities,
             "importers": ImportContext.importers(current),
-            "steps": steps, "versions": versions, "allVersions": versions, "migrationChain": SchemaContext.chainLiteral(model.manifest.chain),
+            "steps": steps, "allVersions": versions, "migrationChain": SchemaContext.chainLiteral(model.manifest.chain),
             "versionNameList": versions.compactMap { $0.values["nameLiteral"] as? String }.joined(separator: ", "),
             "currentNamespace": SwiftSyntax.identifier(name + current.name),
             "entityTypeNames": sortedEntities.map(\.name).map(SwiftSyntax.identifier),
         ]
         var jobs: [RenderJob] = []
+        // Entity classes and snapshots are rendered once per shard of the entities.
+        let shards = Dictionary(grouping: zip(sortedEntities, entities), by: { GeneratedFileNames.shard(ofEntity: $0.0.name) })
         for (template, file) in [("Entities.swift.stencil", GeneratedFileNames.entities), ("Snapshots.swift.stencil", GeneratedFileNames.snapshots)] {
             for shard in 1...GeneratedFileNames.shardCount {
-                let members = zip(sortedEntities, entities).filter { GeneratedFileNames.shard(ofEntity: $0.0.name) == shard }.map(\.1)
-                jobs.append(RenderJob(template: template, fileName: file(name, shard), overrides: ["entities": members, "shard": shard]))
+                jobs.append(RenderJob(template: template, fileName: file(name, shard),
+                                      overrides: ["entities": (shards[shard] ?? []).map(\.1), "shard": shard]))
             }
         }
         let isCurrent = { (node: TemplateNode) in node.values["plainName"] as? String == current.name }

@@ -136,20 +136,19 @@ extension ObjectContext {
     private func updateDirty() throws(StrataError) {
         for object in dirtyWritten.values {
             guard let layout = object.layout, !object.dirty.isEmpty else { continue }
-            let ordinals = object.dirty.ordinals
             let shape = UpdateShape(layout: ObjectIdentifier(layout), columns: object.dirty)
             let sql: String
             if let cached = updateSQL[shape] {
                 sql = cached
             } else {
-                let assignments = ordinals.map { SQLFragment.quote(layout.columns[$0].name) + " = ?" }.joined(separator: ", ")
+                let assignments = object.dirty.ordinals.map { SQLFragment.quote(layout.columns[$0].name) + " = ?" }.joined(separator: ", ")
                 sql = "UPDATE " + SQLFragment.quote(layout.table) + " SET " + assignments + " WHERE " + SQLFragment.quote(StoreLayout.idColumn) + " = ?"
                 updateSQL[shape] = sql
             }
             let statement = try begin(object.key.storage).cachedStatement(sql)
             var binder = ColumnBinder(statement: statement, columns: object.dirty)
             object.bindColumns(to: &binder)
-            statement.bind(object.rowID, at: Int32(ordinals.count + 1))
+            statement.bind(object.rowID, at: binder.nextParameter)
             try statement.step()
             object.dirty.removeAll()
         }

@@ -19,8 +19,9 @@ public struct ColumnBinder {
     private let selection: ColumnSet?
     /// The lineage ordinal of the column the next call binds.
     private var ordinal = 0
-    /// The statement parameter the next selected column binds to.
-    private var parameter: Int32
+    /// The statement parameter the next selected column binds to; after `bindColumns(to:)`, the
+    /// first parameter past the columns (an UPDATE's row id).
+    private(set) var nextParameter: Int32
     /// Every value, in column order, when capturing.
     private(set) var captured: [SQLValue] = []
 
@@ -28,21 +29,21 @@ public struct ColumnBinder {
     init(statement: SQLiteStatement, firstParameter: Int32) {
         target = .statement(statement)
         selection = nil
-        parameter = firstParameter
+        nextParameter = firstParameter
     }
 
     /// A binder writing the columns in `columns` to parameters 1, 2, ... in ordinal order.
     init(statement: SQLiteStatement, columns: ColumnSet) {
         target = .statement(statement)
         selection = columns
-        parameter = 1
+        nextParameter = 1
     }
 
     /// A binder capturing every column's value.
     init(capturingColumns count: Int) {
         target = .capture
         selection = nil
-        parameter = 1
+        nextParameter = 1
         captured.reserveCapacity(count)
     }
 
@@ -51,8 +52,8 @@ public struct ColumnBinder {
     private mutating func advance() -> Int32? {
         defer { ordinal += 1 }
         if let selection, !selection.contains(ordinal) { return nil }
-        defer { parameter += 1 }
-        return parameter
+        defer { nextParameter += 1 }
+        return nextParameter
     }
 
     /// Binds an integer.
