@@ -8,82 +8,48 @@ import StrataSchema
 /// entity (lock included) as `entity<Entity>`. A version lists references, never literals, so the
 /// history grows with changes, not with versions × entities.
 enum SchemaContext {
-    /// Where each shared declaration lives and the version that declares it, keyed by its text.
-    private struct Declarations {
-        private(set) var reference: [String: String] = [:]
-        private var declaringVersion: [String: String] = [:]
-
-        /// Declares `key` as `namespace.name` of `version` when no earlier version did; returns
-        /// whether it did so.
-        mutating func use(_ key: String, version: String, namespace: String, name: String) -> Bool {
-            guard reference[key] == nil else { return false }
-            reference[key] = namespace + "." + name
-            declaringVersion[key] = version
-            return true
-        }
-
-        /// "as of V1." for a declaration's doc comment: the version that declares it, never the
-        /// later ones that share it, so adding a version leaves earlier declarations' text as it is.
-        func summary(_ key: String) -> String { "as of " + declaringVersion[key]! + "." }
-    }
-
-    /// A property description a version declares first.
-    private struct NewProperty {
-        let entity: String
-        let name: String
-        let type: String
-        let literal: String
-        let key: String
-    }
-
     /// The versions of a model, oldest first. Each declares the property and entity descriptions
-    /// no earlier version has, and lists its entities by reference.
+    /// no earlier version has, and lists its entities by reference. A declaration's doc comment names
+    /// only the version that declares it, so adding a version leaves earlier declarations as they are.
     static func versions(_ model: Model) -> [TemplateNode] {
         let modelName = model.manifest.name
-        var properties = Declarations()
-        var entities = Declarations()
-        var perVersion: [(version: SchemaVersion, namespace: String, entityKeys: [String], newEntities: [(name: String, key: String)],
-                          newProperties: [NewProperty])] = []
-        for version in orderedVersions(model) {
+        // Text of a description (entity name and literal, or entity arguments) to its reference.
+        var declared: [String: String] = [:]
+        return orderedVersions(model).map { version in
             let namespace = SwiftSyntax.identifier(modelName + version.name)
             let locks = versionLocks(version)
-            var entityKeys: [String] = []
-            var newEntities: [(name: String, key: String)] = []
-            var newProperties: [NewProperty] = []
+            var references: [String] = []
+            var declarations: [TemplateNode] = []
+            var groups: [TemplateNode] = []
             for entity in version.entities.sorted(by: { $0.name < $1.name }) {
+                var members: [TemplateNode] = []
                 func reference(_ name: String, _ type: String, _ literal: String) -> String {
                     let key = entity.name + "\u{0}" + literal
-                    if properties.use(key, version: version.name, namespace: namespace + "." + entity.name + "Properties", name: "_" + name) {
-                        newProperties.append(NewProperty(entity: entity.name, name: name, type: type, literal: literal, key: key))
-                    }
-                    return properties.reference[key]!
+                    if let existing = declared[key] { return existing }
+                    let reference = namespace + "." + entity.name + "Properties._" + name
+                    declared[key] = reference
+                    members.append(TemplateNode(["property": "_" + name, "type": type, "literal": literal,
+                                                 "summary": "`\(name)` of `\(entity.name)` as of \(version.name)."]))
+                    return reference
                 }
                 let attributes = entity.attributes.filter { !$0.isVirtual }.map { reference($0.name, "AttributeDescription", DescriptorCode.attribute($0)) }
                 let relationships = entity.relationships.map { reference($0.name, "RelationshipDescription", DescriptorCode.relationship($0)) }
-                let key = DescriptorCode.entityArguments(entity, in: version, attributes: attributes, relationships: relationships, lock: locks[entity.name]!)
-                if entities.use(key, version: version.name, namespace: namespace, name: "entity" + entity.name) {
-                    newEntities.append((entity.name, key))
+                if !members.isEmpty { groups.append(TemplateNode(["name": entity.name + "Properties", "entity": entity.name, "members": members])) }
+                let arguments = DescriptorCode.entityArguments(entity, in: version, attributes: attributes, relationships: relationships,
+                                                               lock: locks[entity.name]!)
+                if let existing = declared[arguments] {
+                    references.append(existing)
+                } else {
+                    let reference = namespace + ".entity" + entity.name
+                    declared[arguments] = reference
+                    references.append(reference)
+                    declarations.append(TemplateNode(["property": "entity" + entity.name, "arguments": arguments,
+                                                      "summary": "`\(entity.name)` as of \(version.name)."]))
                 }
-                entityKeys.append(key)
-            }
-            perVersion.append((version, namespace, entityKeys, newEntities, newProperties))
-        }
-        return perVersion.map { version, namespace, entityKeys, newEntities, newProperties in
-            let groups = Dictionary(grouping: newProperties, by: \.entity).sorted { $0.key < $1.key }.map { entity, members in
-                TemplateNode([
-                    "name": entity + "Properties", "entity": entity,
-                    "members": members.map { member in
-                        TemplateNode(["property": "_" + member.name, "type": member.type, "literal": member.literal,
-                                      "summary": "`\(member.name)` of `\(entity)` " + properties.summary(member.key)])
-                    },
-                ])
             }
             return TemplateNode([
                 "namespace": namespace, "plainName": version.name, "nameLiteral": SwiftSyntax.stringLiteral(version.name),
-                "declarations": newEntities.map { entity in
-                    TemplateNode(["property": "entity" + entity.name, "arguments": entity.key, "summary": "`\(entity.name)` " + entities.summary(entity.key)])
-                },
-                "propertyGroups": groups, "references": entityKeys.map { entities.reference[$0]! },
+                "declarations": declarations, "propertyGroups": groups, "references": references,
                 "configurations": configurationsLiteral(model, version),
             ])
         }
