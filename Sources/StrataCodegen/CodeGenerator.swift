@@ -89,7 +89,7 @@ public struct CodeGenerator {
         let context: [String: Any] = [
             "generatorVersion": Self.version, "model": name, "version": current.name, "access": accessPrefix,
             "modelName": SwiftSyntax.identifier(name), "modelLiteral": SwiftSyntax.stringLiteral(name),
-            "currentLiteral": SwiftSyntax.stringLiteral(current.name), "entities": entities,
+            "entities": entities,
             "importers": ImportContext.importers(current),
             "steps": steps, "allVersions": versions, "migrationChain": SchemaContext.chainLiteral(model.manifest.chain),
             "versionNameList": versions.compactMap { $0.values["nameLiteral"] as? String }.joined(separator: ", "),
@@ -102,7 +102,7 @@ public struct CodeGenerator {
         for (template, file) in [("Entities.swift.stencil", GeneratedFileNames.entities), ("Snapshots.swift.stencil", GeneratedFileNames.snapshots)] {
             for shard in 1...GeneratedFileNames.shardCount {
                 jobs.append(RenderJob(template: template, fileName: file(name, shard),
-                                      overrides: ["entities": (shards[shard] ?? []).map(\.1), "shard": shard]))
+                                      overrides: ["entities": (shards[shard] ?? []).map(\.1)]))
             }
         }
         let isCurrent = { (node: TemplateNode) in node.values["plainName"] as? String == current.name }
