@@ -51,24 +51,22 @@ import Strata
 
     {{ access }}override func setInitialValues() {
         super.setInitialValues()
-        {% for line in entity.initialValues %}
-        {{ line }}
-        {% endfor %}
+        {{ entity.initialValues|lines:8 }}
     }
     {% endif %}
 
     {{ access }}override func readColumns(_ reader: inout RowReader) {
         super.readColumns(&reader)
-        {% for line in entity.reads %}
-        {{ line }}
-        {% endfor %}
+        {% if entity.reads %}
+        {{ entity.reads|lines:8 }}
+        {% endif %}
     }
 
     {{ access }}override func bindColumns(to binder: inout ColumnBinder) {
         super.bindColumns(to: &binder)
-        {% for line in entity.binds %}
-        {{ line }}
-        {% endfor %}
+        {% if entity.binds %}
+        {{ entity.binds|lines:8 }}
+        {% endif %}
     }
     {% if entity.toOnes %}
 
@@ -100,9 +98,7 @@ import Strata
         {% if entity.keyPathChunks %}var{% else %}let{% endif %} names = KeyPathNames()
         {% for chunk in entity.keyPathChunks %}
         names.add([
-            {% for entry in chunk %}
-            {{ entry }},
-            {% endfor %}
+            {{ chunk|lines:12,"," }}
         ])
         {% endfor %}
         return names
@@ -193,9 +189,9 @@ extension {{ step.values.namespace }} {
 
         /// Values for the new row.
         {{ access }}init({{ step.values.parameters }}) {
-            {% for line in step.values.assignments %}
-            {{ line }}
-            {% endfor %}
+            {% if step.values.assignments %}
+            {{ step.values.assignments|lines:12 }}
+            {% endif %}
         }
     }
 }
@@ -263,9 +259,9 @@ import Strata
     static let version: ModelVersion = ModelVersion(
         {{ version.nameLiteral }},
         entities: [
-            {% for reference in version.references %}
-            {{ reference }},
-            {% endfor %}
+            {% if version.references %}
+            {{ version.references|lines:12,"," }}
+            {% endif %}
         ],
         configurations: {{ version.configurations }}
     )

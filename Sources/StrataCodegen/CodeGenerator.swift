@@ -96,7 +96,11 @@ public struct CodeGenerator {
             "currentNamespace": SwiftSyntax.identifier(name + current.name),
             "entityTypeNames": sortedEntities.map(\.name).map(SwiftSyntax.identifier),
         ]
-        var jobs: [RenderJob] = []
+        // The older versions come first: theirs is the longest file of a model with a long history,
+        // and a thread that starts it last would finish long after the others.
+        let isCurrent = { (node: TemplateNode) in node.values["plainName"] as? String == current.name }
+        var jobs = [RenderJob(template: "SchemaVersions.swift.stencil", fileName: GeneratedFileNames.schemaVersions(name),
+                              overrides: ["versions": versions.filter { !isCurrent($0) }])]
         // Entity classes and snapshots are rendered once per shard of the entities.
         let shards = Dictionary(grouping: zip(sortedEntities, entities), by: { GeneratedFileNames.shard(ofEntity: $0.0.name) })
         for (template, file) in [("Entities.swift.stencil", GeneratedFileNames.entities), ("Snapshots.swift.stencil", GeneratedFileNames.snapshots)] {
@@ -105,11 +109,8 @@ public struct CodeGenerator {
                                       overrides: ["entities": (shards[shard] ?? []).map(\.1)]))
             }
         }
-        let isCurrent = { (node: TemplateNode) in node.values["plainName"] as? String == current.name }
         jobs.append(RenderJob(template: "SchemaHistory.swift.stencil", fileName: GeneratedFileNames.schemaHistory(name),
                               overrides: ["versions": versions.filter(isCurrent)]))
-        jobs.append(RenderJob(template: "SchemaVersions.swift.stencil", fileName: GeneratedFileNames.schemaVersions(name),
-                              overrides: ["versions": versions.filter { !isCurrent($0) }]))
         jobs.append(RenderJob(template: "Importers.swift.stencil", fileName: GeneratedFileNames.importers(name), overrides: [:]))
         jobs.append(RenderJob(template: "Migrations.swift.stencil", fileName: GeneratedFileNames.migrations(name), overrides: [:]))
         let rendered = Self.renderConcurrently(templates: templates, contexts: jobs.map { context.merging($0.overrides) { _, override in override } },
@@ -121,19 +122,18 @@ public struct CodeGenerator {
             case .failure(let error): throw .template(name: job.template, reason: "\(error)")
             }
         }
-        return files
+        let order = Dictionary(uniqueKeysWithValues: GeneratedFileNames.all(prefix: name).enumerated().map { ($1, $0) })
+        return files.sorted { order[$0.name, default: 0] < order[$1.name, default: 0] }
     }
 
-    /// Renders each file on its own thread: they share nothing but read-only contexts, and a large
-    /// model's files take about equally long.
+    /// Renders the files on all cores: they share nothing but read-only contexts.
     private static func renderConcurrently(templates: [String: String], contexts: [[String: Any]], names: [String]) -> [Result<String, any Error>] {
-        let results = RenderResults(count: names.count)
         let shared = SharedContext(templates: templates, contexts: contexts)
-        DispatchQueue.concurrentPerform(iterations: names.count) { index in
-            let environment = Environment(loader: DictionaryLoader(templates: shared.templates), trimBehaviour: .nothing)
-            results.set(index, Result { try environment.renderTemplate(name: names[index], context: shared.contexts[index]) })
+        return Array(names.indices).concurrentMap { index in
+            let environment = Environment(loader: DictionaryLoader(templates: shared.templates), extensions: [TemplateFilters.makeExtension()],
+                                          trimBehaviour: .nothing)
+            return Result { try environment.renderTemplate(name: names[index], context: shared.contexts[index]) }
         }
-        return results.all
     }
 
     /// Trailing spaces removed, runs of blank lines folded to one, one final line feed.

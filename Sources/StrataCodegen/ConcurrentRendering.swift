@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The templates and each file's context, read by every rendering thread at once.
 ///
 /// `@unchecked Sendable` because it is sound to share: both are `let`s built before rendering
@@ -13,19 +11,4 @@ final class SharedContext: @unchecked Sendable {
         self.templates = templates
         self.contexts = contexts
     }
-}
-
-/// One rendered text (or error) per template, filled in from several threads.
-final class RenderResults: Sendable {
-    private let results: Mutex<[Result<String, any Error>]>
-
-    init(count: Int) {
-        results = Mutex(Array(repeating: .success(""), count: count))
-    }
-
-    func set(_ index: Int, _ result: Result<String, any Error>) {
-        results.withLock { $0[index] = result }
-    }
-
-    var all: [Result<String, any Error>] { results.withLock { $0 } }
 }

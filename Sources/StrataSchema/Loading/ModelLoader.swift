@@ -39,19 +39,30 @@ public enum ModelLoader {
                 return !(FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder) && isFolder.boolValue)
             }
             .sorted()
-        let path = { (name: String) in folder + "/" + name }
+        let path = { @Sendable (name: String) in folder + "/" + name }
         guard let manifestName = names.first(where: manifestNames.contains) else {
             diagnostics.error("model folder has no model.yml naming the model and its migration chain", at: .start(of: path("model.yml")))
             return LoadedModel(directory: directory, model: nil, diagnostics: diagnostics.sorted, sources: [:])
         }
 
+        // Version files are read and parsed on all cores: they are independent, and a large
+        // model's files take most of the time a generation or a verification takes.
+        let parsed = names.filter { !manifestNames.contains($0) }.concurrentMap { name in
+            var fileDiagnostics = Diagnostics()
+            var fileSources: [String: [UInt8]] = [:]
+            var version: SchemaVersion?
+            if let root = readTree(path(name), limits: limits, sources: &fileSources, diagnostics: &fileDiagnostics) {
+                var parser = VersionParser()
+                version = parser.parse(root, file: path(name))
+                fileDiagnostics.append(contentsOf: parser.diagnostics.all)
+            }
+            return (version: version, diagnostics: fileDiagnostics, sources: fileSources)
+        }
         var versions: [SchemaVersion] = []
-        for name in names where !manifestNames.contains(name) {
-            guard let root = readTree(path(name), limits: limits, sources: &sources, diagnostics: &diagnostics) else { continue }
-            var parser = VersionParser()
-            let version = parser.parse(root, file: path(name))
-            diagnostics.append(contentsOf: parser.diagnostics.all)
-            guard let version else { continue }
+        for file in parsed {
+            diagnostics.append(contentsOf: file.diagnostics.all)
+            sources.merge(file.sources) { _, new in new }
+            guard let version = file.version else { continue }
             if let earlier = versions.first(where: { $0.name == version.name }) {
                 diagnostics.error("version '\(version.name)' is also declared in \(earlier.file)", at: version.location)
                 continue

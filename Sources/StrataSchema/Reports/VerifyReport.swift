@@ -23,9 +23,11 @@ public struct VerifyReport: Sendable, Codable {
         guard loaded.isValid, let model = loaded.model else { return }
         // Oldest first: the more steps a version is from the current one, the earlier it comes.
         let distance = { (name: String) in model.manifest.chain.path(from: name).count }
+        let directory = loaded.directory
+        // Each version's lock is computed and compared on its own core.
         versions = model.versions
             .sorted { (-distance($0.name), $0.name) < (-distance($1.name), $1.name) }
-            .map { LockVerifier.status(of: $0, model: model.manifest.name, directory: loaded.directory) }
+            .concurrentMap { LockVerifier.status(of: $0, model: model.manifest.name, directory: directory) }
     }
 
     /// 2 when the model has errors, 1 when a version is unsealed or changed, otherwise 0.
