@@ -94,15 +94,21 @@ import Strata
     }
 
     /// The property (or `relationship.property`) each key path usable in a clause names.
-    private static let keyPathNames: KeyPathNames = {
-        {% if entity.keyPathChunks %}var{% else %}let{% endif %} names = KeyPathNames()
+    private static let keyPathNames: KeyPathNames = makeKeyPathNames()
+
+    private static func makeKeyPathNames() -> KeyPathNames {
+        {% if entity.keyPathChunks %}
+        var names = KeyPathNames()
         {% for chunk in entity.keyPathChunks %}
         names.add([
             {{ chunk|lines:12,"," }}
         ])
         {% endfor %}
         return names
-    }()
+        {% else %}
+        KeyPathNames()
+        {% endif %}
+    }
 }
 {% if entity.virtuals %}
 
@@ -268,9 +274,11 @@ import Strata
     {% for declaration in version.declarations %}
 
     /// {{ declaration.summary }}
-    static let {{ declaration.property }}: EntityDescription = EntityDescription(
-        {{ declaration.arguments }}
-    )
+    static var {{ declaration.property }}: EntityDescription {
+        EntityDescription(
+            {{ declaration.arguments }}
+        )
+    }
     {% endfor %}
     {% for group in version.propertyGroups %}
 
@@ -278,7 +286,7 @@ import Strata
     enum {{ group.name }} {
         {% for member in group.members %}
         /// {{ member.summary }}
-        static let {{ member.property }}: {{ member.type }} = {{ member.literal }}
+        static var {{ member.property }}: {{ member.type }} { {{ member.literal }} }
         {% endfor %}
     }
     {% endfor %}

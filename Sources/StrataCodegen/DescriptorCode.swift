@@ -42,11 +42,11 @@ enum DescriptorCode {
                 .joined(separator: ", ") + "]")
         }
         arguments.append("lock: " + lock.description)
-        return arguments.joined(separator: ",\n        ")
+        return arguments.joined(separator: ",\n            ")
     }
 
     /// `label: [` one element a line `]`, indented for a declaration's argument list.
     private static func list(_ label: String, _ elements: [String]) -> String {
-        label + ": [\n" + elements.map { "            " + $0 + ",\n" }.joined() + "        ]"
+        label + ": [\n" + elements.map { "                " + $0 + ",\n" }.joined() + "            ]"
     }
 }

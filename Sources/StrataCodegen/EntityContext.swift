@@ -117,7 +117,9 @@ struct EntityContext {
         return result
     }
 
-    /// `elements` in runs of at most `size`, each short enough to type-check quickly.
+    /// `elements` in runs of at most `size`, each short enough to type-check quickly. (The
+    /// template adds the key-path runs in a function, not in a closure that initializes the
+    /// table: a build's module-interface step skips function bodies.)
     static func chunks<T>(_ elements: [T], size: Int) -> [[T]] {
         stride(from: 0, to: elements.count, by: size).map { Array(elements[$0..<min($0 + size, elements.count)]) }
     }

@@ -6,7 +6,9 @@ import StrataSchema
 /// explicit type per description, declared in the namespace of the first version that has it and
 /// shared by every later version where it is the same: a property in `<Entity>Properties`, an
 /// entity (lock included) as `entity<Entity>`. A version lists references, never literals, so the
-/// history grows with changes, not with versions × entities.
+/// history grows with changes, not with versions × entities. Descriptions are computed properties:
+/// the step of a build that writes the module's interface skips their bodies, where it would
+/// type-check every initial value of a stored one (half of that step's time for a large model).
 enum SchemaContext {
     /// The versions of a model, oldest first. Each declares the property and entity descriptions
     /// no earlier version has, and lists its entities by reference. A declaration's doc comment names
@@ -15,9 +17,11 @@ enum SchemaContext {
         let modelName = model.manifest.name
         // Text of a description (entity name and literal, or entity arguments) to its reference.
         var declared: [String: String] = [:]
-        return orderedVersions(model).map { version in
+        let versions = orderedVersions(model)
+        // Computing a lock hashes the entity's canonical form: done for all versions on all cores.
+        let allLocks = versions.concurrentMap(versionLocks)
+        return zip(versions, allLocks).map { version, locks in
             let namespace = SwiftSyntax.identifier(modelName + version.name)
-            let locks = versionLocks(version)
             var references: [String] = []
             var declarations: [TemplateNode] = []
             var groups: [TemplateNode] = []

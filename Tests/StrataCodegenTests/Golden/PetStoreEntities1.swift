@@ -121,8 +121,10 @@ public final class Person: StrataObject {
     }
 
     /// The property (or `relationship.property`) each key path usable in a clause names.
-    private static let keyPathNames: KeyPathNames = {
-var names = KeyPathNames()
+    private static let keyPathNames: KeyPathNames = makeKeyPathNames()
+
+    private static func makeKeyPathNames() -> KeyPathNames {
+        var names = KeyPathNames()
         names.add([
             \Person.personID: "personID",
             \Person.name: "name",
@@ -137,7 +139,7 @@ var names = KeyPathNames()
             \Person.friends: "friends",
         ])
         return names
-    }()
+    }
 }
 
 /// The `virtual` attributes of `Person`: implement them in an extension of Person.

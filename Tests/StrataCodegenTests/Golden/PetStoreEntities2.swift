@@ -78,8 +78,10 @@ public final class Dog: Animal {
     }
 
     /// The property (or `relationship.property`) each key path usable in a clause names.
-    private static let keyPathNames: KeyPathNames = {
-var names = KeyPathNames()
+    private static let keyPathNames: KeyPathNames = makeKeyPathNames()
+
+    private static func makeKeyPathNames() -> KeyPathNames {
+        var names = KeyPathNames()
         names.add([
             \Dog.species: "species",
             \Dog.nickname: "nickname",
@@ -98,5 +100,5 @@ var names = KeyPathNames()
             \Dog.master?.settings: "master.settings",
         ])
         return names
-    }()
+    }
 }

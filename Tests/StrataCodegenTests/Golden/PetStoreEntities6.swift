@@ -31,11 +31,13 @@ public class Animal: StrataObject {
     }
 
     /// The property (or `relationship.property`) each key path usable in a clause names.
-    private static let keyPathNames: KeyPathNames = {
-var names = KeyPathNames()
+    private static let keyPathNames: KeyPathNames = makeKeyPathNames()
+
+    private static func makeKeyPathNames() -> KeyPathNames {
+        var names = KeyPathNames()
         names.add([
             \Animal.species: "species",
         ])
         return names
-    }()
+    }
 }

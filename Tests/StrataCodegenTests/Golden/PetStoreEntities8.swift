@@ -67,8 +67,10 @@ public final class Thumbnail: StrataObject {
     }
 
     /// The property (or `relationship.property`) each key path usable in a clause names.
-    private static let keyPathNames: KeyPathNames = {
-var names = KeyPathNames()
+    private static let keyPathNames: KeyPathNames = makeKeyPathNames()
+
+    private static func makeKeyPathNames() -> KeyPathNames {
+        var names = KeyPathNames()
         names.add([
             \Thumbnail.url: "url",
             \Thumbnail.bytes: "bytes",
@@ -77,5 +79,5 @@ var names = KeyPathNames()
             \Thumbnail.scale: "scale",
         ])
         return names
-    }()
+    }
 }

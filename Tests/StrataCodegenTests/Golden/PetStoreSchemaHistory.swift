@@ -48,95 +48,101 @@ public enum PetStoreV2 {
     )
 
     /// `Dog` as of V2.
-    static let entityDog: EntityDescription = EntityDescription(
-        "Dog",
-        parent: "Animal",
-        attributes: [
-            PetStoreV1.DogProperties._nickname,
-            PetStoreV2.DogProperties._weight,
-            PetStoreV2.DogProperties._age,
-            PetStoreV2.DogProperties._legs,
-        ],
-        relationships: [
-            PetStoreV1.DogProperties._master,
-        ],
-        lock: [0x9e0c1238599d1e6a, 0x66dc1795c6217933, 0xb980b5e3e3ae41c4, 0xde056b6c5186ad29]
-    )
+    static var entityDog: EntityDescription {
+        EntityDescription(
+            "Dog",
+            parent: "Animal",
+            attributes: [
+                PetStoreV1.DogProperties._nickname,
+                PetStoreV2.DogProperties._weight,
+                PetStoreV2.DogProperties._age,
+                PetStoreV2.DogProperties._legs,
+            ],
+            relationships: [
+                PetStoreV1.DogProperties._master,
+            ],
+            lock: [0x9e0c1238599d1e6a, 0x66dc1795c6217933, 0xb980b5e3e3ae41c4, 0xde056b6c5186ad29]
+        )
+    }
 
     /// `Person` as of V2.
-    static let entityPerson: EntityDescription = EntityDescription(
-        "Person",
-        attributes: [
-            PetStoreV1.PersonProperties._personID,
-            PetStoreV1.PersonProperties._name,
-            PetStoreV2.PersonProperties._displayName,
-            PetStoreV2.PersonProperties._createdAt,
-            PetStoreV2.PersonProperties._token,
-            PetStoreV2.PersonProperties._balance,
-            PetStoreV2.PersonProperties._isActive,
-            PetStoreV2.PersonProperties._homepage,
-            PetStoreV2.PersonProperties._settings,
-        ],
-        relationships: [
-            PetStoreV1.PersonProperties._pets,
-            PetStoreV2.PersonProperties._friends,
-        ],
-        uniqueness: [["createdAt", "name"]],
-        lock: [0x9873810e3eddfb09, 0x69ac7a66fb18d800, 0xd399312793c0bb90, 0x276ef15c33b5ee93]
-    )
+    static var entityPerson: EntityDescription {
+        EntityDescription(
+            "Person",
+            attributes: [
+                PetStoreV1.PersonProperties._personID,
+                PetStoreV1.PersonProperties._name,
+                PetStoreV2.PersonProperties._displayName,
+                PetStoreV2.PersonProperties._createdAt,
+                PetStoreV2.PersonProperties._token,
+                PetStoreV2.PersonProperties._balance,
+                PetStoreV2.PersonProperties._isActive,
+                PetStoreV2.PersonProperties._homepage,
+                PetStoreV2.PersonProperties._settings,
+            ],
+            relationships: [
+                PetStoreV1.PersonProperties._pets,
+                PetStoreV2.PersonProperties._friends,
+            ],
+            uniqueness: [["createdAt", "name"]],
+            lock: [0x9873810e3eddfb09, 0x69ac7a66fb18d800, 0xd399312793c0bb90, 0x276ef15c33b5ee93]
+        )
+    }
 
     /// `Thumbnail` as of V2.
-    static let entityThumbnail: EntityDescription = EntityDescription(
-        "Thumbnail",
-        attributes: [
-            PetStoreV2.ThumbnailProperties._url,
-            PetStoreV1.ThumbnailProperties._bytes,
-            PetStoreV2.ThumbnailProperties._width,
-            PetStoreV2.ThumbnailProperties._height,
-            PetStoreV2.ThumbnailProperties._scale,
-        ],
-        lock: [0xc6ed4787c1a789ca, 0x33a808e9b0be1f39, 0xb0ad54a579d1903d, 0x39f9d24f4fcdeb7e]
-    )
+    static var entityThumbnail: EntityDescription {
+        EntityDescription(
+            "Thumbnail",
+            attributes: [
+                PetStoreV2.ThumbnailProperties._url,
+                PetStoreV1.ThumbnailProperties._bytes,
+                PetStoreV2.ThumbnailProperties._width,
+                PetStoreV2.ThumbnailProperties._height,
+                PetStoreV2.ThumbnailProperties._scale,
+            ],
+            lock: [0xc6ed4787c1a789ca, 0x33a808e9b0be1f39, 0xb0ad54a579d1903d, 0x39f9d24f4fcdeb7e]
+        )
+    }
 
     /// Properties of `Dog` first described in V2.
     enum DogProperties {
         /// `weight` of `Dog` as of V2.
-        static let _weight: AttributeDescription = AttributeDescription("weight", .double)
+        static var _weight: AttributeDescription { AttributeDescription("weight", .double) }
         /// `age` of `Dog` as of V2.
-        static let _age: AttributeDescription = AttributeDescription("age", .int)
+        static var _age: AttributeDescription { AttributeDescription("age", .int) }
         /// `legs` of `Dog` as of V2.
-        static let _legs: AttributeDescription = AttributeDescription("legs", .int16)
+        static var _legs: AttributeDescription { AttributeDescription("legs", .int16) }
     }
 
     /// Properties of `Person` first described in V2.
     enum PersonProperties {
         /// `displayName` of `Person` as of V2.
-        static let _displayName: AttributeDescription = AttributeDescription("displayName", .string, storageKey: "display_name")
+        static var _displayName: AttributeDescription { AttributeDescription("displayName", .string, storageKey: "display_name") }
         /// `createdAt` of `Person` as of V2.
-        static let _createdAt: AttributeDescription = AttributeDescription("createdAt", .date)
+        static var _createdAt: AttributeDescription { AttributeDescription("createdAt", .date) }
         /// `token` of `Person` as of V2.
-        static let _token: AttributeDescription = AttributeDescription("token", .uuid)
+        static var _token: AttributeDescription { AttributeDescription("token", .uuid) }
         /// `balance` of `Person` as of V2.
-        static let _balance: AttributeDescription = AttributeDescription("balance", .decimal)
+        static var _balance: AttributeDescription { AttributeDescription("balance", .decimal) }
         /// `isActive` of `Person` as of V2.
-        static let _isActive: AttributeDescription = AttributeDescription("isActive", .bool)
+        static var _isActive: AttributeDescription { AttributeDescription("isActive", .bool) }
         /// `homepage` of `Person` as of V2.
-        static let _homepage: AttributeDescription = AttributeDescription("homepage", .url, optional: true)
+        static var _homepage: AttributeDescription { AttributeDescription("homepage", .url, optional: true) }
         /// `settings` of `Person` as of V2.
-        static let _settings: AttributeDescription = AttributeDescription("settings", .codable, optional: true)
+        static var _settings: AttributeDescription { AttributeDescription("settings", .codable, optional: true) }
         /// `friends` of `Person` as of V2.
-        static let _friends: RelationshipDescription = RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 500)
+        static var _friends: RelationshipDescription { RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 500) }
     }
 
     /// Properties of `Thumbnail` first described in V2.
     enum ThumbnailProperties {
         /// `url` of `Thumbnail` as of V2.
-        static let _url: AttributeDescription = AttributeDescription("url", .url, required: true, unique: true)
+        static var _url: AttributeDescription { AttributeDescription("url", .url, required: true, unique: true) }
         /// `width` of `Thumbnail` as of V2.
-        static let _width: AttributeDescription = AttributeDescription("width", .int32)
+        static var _width: AttributeDescription { AttributeDescription("width", .int32) }
         /// `height` of `Thumbnail` as of V2.
-        static let _height: AttributeDescription = AttributeDescription("height", .int32)
+        static var _height: AttributeDescription { AttributeDescription("height", .int32) }
         /// `scale` of `Thumbnail` as of V2.
-        static let _scale: AttributeDescription = AttributeDescription("scale", .float)
+        static var _scale: AttributeDescription { AttributeDescription("scale", .float) }
     }
 }

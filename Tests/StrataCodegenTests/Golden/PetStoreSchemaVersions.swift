@@ -21,90 +21,100 @@ public enum PetStoreV1 {
     )
 
     /// `Animal` as of V1.
-    static let entityAnimal: EntityDescription = EntityDescription(
-        "Animal",
-        abstract: true,
-        attributes: [
-            PetStoreV1.AnimalProperties._species,
-        ],
-        lock: [0x4cb342b63b63fb10, 0x56351e9d263dfa83, 0x5c17244c18d96fb4, 0x9089631404a33f75]
-    )
+    static var entityAnimal: EntityDescription {
+        EntityDescription(
+            "Animal",
+            abstract: true,
+            attributes: [
+                PetStoreV1.AnimalProperties._species,
+            ],
+            lock: [0x4cb342b63b63fb10, 0x56351e9d263dfa83, 0x5c17244c18d96fb4, 0x9089631404a33f75]
+        )
+    }
 
     /// `Cat` as of V1.
-    static let entityCat: EntityDescription = EntityDescription(
-        "Cat",
-        parent: "Animal",
-        lock: [0xf69e41c6001d2201, 0x117c72e095a17b90, 0x2e5c8af6baa6a1bb, 0xf5d2f24d3e87dff2]
-    )
+    static var entityCat: EntityDescription {
+        EntityDescription(
+            "Cat",
+            parent: "Animal",
+            lock: [0xf69e41c6001d2201, 0x117c72e095a17b90, 0x2e5c8af6baa6a1bb, 0xf5d2f24d3e87dff2]
+        )
+    }
 
     /// `Dog` as of V1.
-    static let entityDog: EntityDescription = EntityDescription(
-        "Dog",
-        parent: "Animal",
-        attributes: [
-            PetStoreV1.DogProperties._nickname,
-        ],
-        relationships: [
-            PetStoreV1.DogProperties._master,
-        ],
-        lock: [0x6d41b5986f5ec1af, 0xc06f231c83aa4771, 0xfd520435c9e329bd, 0xf4d21d73a59bf842]
-    )
+    static var entityDog: EntityDescription {
+        EntityDescription(
+            "Dog",
+            parent: "Animal",
+            attributes: [
+                PetStoreV1.DogProperties._nickname,
+            ],
+            relationships: [
+                PetStoreV1.DogProperties._master,
+            ],
+            lock: [0x6d41b5986f5ec1af, 0xc06f231c83aa4771, 0xfd520435c9e329bd, 0xf4d21d73a59bf842]
+        )
+    }
 
     /// `Person` as of V1.
-    static let entityPerson: EntityDescription = EntityDescription(
-        "Person",
-        attributes: [
-            PetStoreV1.PersonProperties._personID,
-            PetStoreV1.PersonProperties._name,
-            PetStoreV1.PersonProperties._nickname,
-        ],
-        relationships: [
-            PetStoreV1.PersonProperties._pets,
-        ],
-        lock: [0x9dfc295057d32f58, 0xeaa490ed06fde7ab, 0x908b3b644e2712f3, 0x178351f14920b1c4]
-    )
+    static var entityPerson: EntityDescription {
+        EntityDescription(
+            "Person",
+            attributes: [
+                PetStoreV1.PersonProperties._personID,
+                PetStoreV1.PersonProperties._name,
+                PetStoreV1.PersonProperties._nickname,
+            ],
+            relationships: [
+                PetStoreV1.PersonProperties._pets,
+            ],
+            lock: [0x9dfc295057d32f58, 0xeaa490ed06fde7ab, 0x908b3b644e2712f3, 0x178351f14920b1c4]
+        )
+    }
 
     /// `Thumbnail` as of V1.
-    static let entityThumbnail: EntityDescription = EntityDescription(
-        "Thumbnail",
-        attributes: [
-            PetStoreV1.ThumbnailProperties._url,
-            PetStoreV1.ThumbnailProperties._bytes,
-        ],
-        lock: [0xe96f67a2f0b0f9d4, 0xd3fe5c85e85bd05e, 0x28b4a98c59900a29, 0x313aa5fdca43b20c]
-    )
+    static var entityThumbnail: EntityDescription {
+        EntityDescription(
+            "Thumbnail",
+            attributes: [
+                PetStoreV1.ThumbnailProperties._url,
+                PetStoreV1.ThumbnailProperties._bytes,
+            ],
+            lock: [0xe96f67a2f0b0f9d4, 0xd3fe5c85e85bd05e, 0x28b4a98c59900a29, 0x313aa5fdca43b20c]
+        )
+    }
 
     /// Properties of `Animal` first described in V1.
     enum AnimalProperties {
         /// `species` of `Animal` as of V1.
-        static let _species: AttributeDescription = AttributeDescription("species", .string)
+        static var _species: AttributeDescription { AttributeDescription("species", .string) }
     }
 
     /// Properties of `Dog` first described in V1.
     enum DogProperties {
         /// `nickname` of `Dog` as of V1.
-        static let _nickname: AttributeDescription = AttributeDescription("nickname", .string, optional: true)
+        static var _nickname: AttributeDescription { AttributeDescription("nickname", .string, optional: true) }
         /// `master` of `Dog` as of V1.
-        static let _master: RelationshipDescription = RelationshipDescription("master", destination: "Person", inverse: "pets")
+        static var _master: RelationshipDescription { RelationshipDescription("master", destination: "Person", inverse: "pets") }
     }
 
     /// Properties of `Person` first described in V1.
     enum PersonProperties {
         /// `personID` of `Person` as of V1.
-        static let _personID: AttributeDescription = AttributeDescription("personID", .int64, required: true, unique: true)
+        static var _personID: AttributeDescription { AttributeDescription("personID", .int64, required: true, unique: true) }
         /// `name` of `Person` as of V1.
-        static let _name: AttributeDescription = AttributeDescription("name", .string, indexed: true)
+        static var _name: AttributeDescription { AttributeDescription("name", .string, indexed: true) }
         /// `nickname` of `Person` as of V1.
-        static let _nickname: AttributeDescription = AttributeDescription("nickname", .string, optional: true)
+        static var _nickname: AttributeDescription { AttributeDescription("nickname", .string, optional: true) }
         /// `pets` of `Person` as of V1.
-        static let _pets: RelationshipDescription = RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade)
+        static var _pets: RelationshipDescription { RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade) }
     }
 
     /// Properties of `Thumbnail` first described in V1.
     enum ThumbnailProperties {
         /// `url` of `Thumbnail` as of V1.
-        static let _url: AttributeDescription = AttributeDescription("url", .url, required: true)
+        static var _url: AttributeDescription { AttributeDescription("url", .url, required: true) }
         /// `bytes` of `Thumbnail` as of V1.
-        static let _bytes: AttributeDescription = AttributeDescription("bytes", .data, required: true)
+        static var _bytes: AttributeDescription { AttributeDescription("bytes", .data, required: true) }
     }
 }
