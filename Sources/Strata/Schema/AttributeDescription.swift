@@ -64,10 +64,13 @@ public struct AttributeDescription: Sendable, Hashable {
     public let isIndexed: Bool
     /// Whether values are unique.
     public let isUnique: Bool
+    /// The default value as stored, if the model gives one: what a migration writes into rows that
+    /// existed before the attribute did, or that held nil before it became required.
+    public let defaultValue: SQLValue?
 
     /// Describes an attribute; `storageKey` defaults to the name.
     public init(_ name: String, _ type: AttributeType, storageKey: String? = nil, optional: Bool = false,
-                required: Bool = false, indexed: Bool = false, unique: Bool = false) {
+                required: Bool = false, indexed: Bool = false, unique: Bool = false, default defaultValue: SQLValue? = nil) {
         self.name = name
         self.storageKey = storageKey ?? name
         self.type = type
@@ -75,5 +78,6 @@ public struct AttributeDescription: Sendable, Hashable {
         self.isRequired = required
         self.isIndexed = indexed
         self.isUnique = unique
+        self.defaultValue = defaultValue
     }
 }

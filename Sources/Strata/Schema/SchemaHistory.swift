@@ -15,6 +15,8 @@ public struct SchemaHistory: Sendable {
     public let currentVersion: ModelVersion
     /// Entity name to its generated class.
     let entityTypes: [String: StrataObject.Type]
+    /// The app's custom migration steps, bound by the generated code.
+    public let customSteps: [CustomMigrationStep]
     /// Builds (or returns the already built) version with a name.
     private let lookUp: @Sendable (String) -> ModelVersion?
 
@@ -24,26 +26,28 @@ public struct SchemaHistory: Sendable {
     /// This is the form the generator emits: each version is a `static let`, which Swift builds once,
     /// on first access, so a version no store needs is never built.
     public init(model: String, versionNames: [String], migrationChain: MigrationChain, current: ModelVersion,
-                entityTypes: [StrataObject.Type], version: @escaping @Sendable (String) -> ModelVersion?) {
+                entityTypes: [StrataObject.Type], customSteps: [CustomMigrationStep] = [],
+                version: @escaping @Sendable (String) -> ModelVersion?) {
         precondition(versionNames.contains(current.name), "the schema history has no version '\(current.name)'")
         self.modelName = model
         self.versionNames = versionNames
         self.migrationChain = migrationChain
         self.currentVersion = current
         self.entityTypes = Dictionary(entityTypes.map { ($0.entityName, $0) }, uniquingKeysWith: { first, _ in first })
+        self.customSteps = customSteps
         let currentName = current.name
         self.lookUp = { name in name == currentName ? current : version(name) }
     }
 
     /// A history of versions already built; `entityTypes` are the generated classes of `current`.
     public init(model: String, versions: [ModelVersion], migrationChain: MigrationChain, current: String,
-                entityTypes: [StrataObject.Type]) {
+                entityTypes: [StrataObject.Type], customSteps: [CustomMigrationStep] = []) {
         guard let currentVersion = versions.first(where: { $0.name == current }) else {
             preconditionFailure("the schema history has no version '\(current)'")
         }
         let byName = Dictionary(versions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.init(model: model, versionNames: versions.map(\.name), migrationChain: migrationChain, current: currentVersion,
-                  entityTypes: entityTypes, version: { byName[$0] })
+                  entityTypes: entityTypes, customSteps: customSteps, version: { byName[$0] })
     }
 
     /// Every version, oldest first; builds those not built yet.
@@ -60,5 +64,22 @@ public struct SchemaHistory: Sendable {
         if currentVersion.versionLock == lock { return currentVersion }
         if let hint, let hinted = version(named: hint), hinted.versionLock == lock { return hinted }
         return versions.first { $0.versionLock == lock }
+    }
+
+    /// The versions a store at `source` passes through to reach the current version, `source`
+    /// first and the current version last; nil when the chain leads from `source` elsewhere or
+    /// nowhere.
+    public func migrationPath(from source: String) -> [String]? {
+        var path = [source]
+        while let last = path.last, last != currentVersion.name {
+            guard let next = migrationChain.successors[last], !path.contains(next) else { return nil }
+            path.append(next)
+        }
+        return path
+    }
+
+    /// The custom step producing `entity` of `destination` from `source`, if the app has one.
+    func customStep(from source: String, to destination: String, entity: String) -> CustomMigrationStep? {
+        customSteps.first { $0.sourceVersion == source && $0.destinationVersion == destination && $0.entity == entity }
     }
 }

@@ -62,10 +62,7 @@ final class StackCore: Sendable {
 
     /// The entities a configuration holds.
     func entities(ofConfiguration name: String) -> Set<String>? {
-        if name == "Default" {
-            return history.currentVersion.configurations["Default"].map(Set.init) ?? Set(history.currentVersion.entities.map(\.name))
-        }
-        return history.currentVersion.configurations[name].map(Set.init)
+        history.currentVersion.entities(ofConfiguration: name)
     }
 
     /// Opens and registers a storage. Storages are only added on the writer queue, one at a time,

@@ -14,41 +14,53 @@ enum SchemaSQL {
             "CREATE TABLE \(SQLFragment.quote(sequenceTable)) (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL)",
         ]
         for table in layout.tables where names.contains(table.name) {
-            statements += create(table, layout: layout)
+            let definition = self.table(table, layout: layout)
+            statements.append(definition.create(named: table.name))
+            statements += definition.indexes.map(\.sql)
         }
-        var links: Set<String> = []
-        for relationship in layout.relationships.values.flatMap({ $0 }) {
-            guard case .linkTable(let name) = relationship.storage, let table = layout.entity(relationship.owner)?.table,
-                  names.contains(table), links.insert(name).inserted else { continue }
-        }
-        for name in links.sorted() {
-            statements.append("CREATE TABLE \(SQLFragment.quote(name)) (owner INTEGER NOT NULL, target INTEGER NOT NULL, "
-                              + "position INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (owner, target)) WITHOUT ROWID")
-            statements.append("CREATE INDEX \(SQLFragment.quote(name + "_target")) ON \(SQLFragment.quote(name)) (target)")
+        for name in linkTables(layout, tables: names) {
+            statements += createLinkTable(name)
         }
         return statements
     }
 
-    private static func create(_ table: TableLayout, layout: StoreLayout) -> [String] {
+    /// The link tables of the many-to-many relationships whose owners live in `names`, sorted.
+    static func linkTables(_ layout: StoreLayout, tables names: Set<String>) -> [String] {
+        var links: Set<String> = []
+        for relationship in layout.relationships.values.flatMap({ $0 }) {
+            guard case .linkTable(let name) = relationship.storage, let table = layout.entity(relationship.owner)?.table,
+                  names.contains(table) else { continue }
+            links.insert(name)
+        }
+        return links.sorted()
+    }
+
+    /// The statements creating one link table and its index.
+    static func createLinkTable(_ name: String) -> [String] {
+        ["CREATE TABLE \(SQLFragment.quote(name)) (owner INTEGER NOT NULL, target INTEGER NOT NULL, "
+            + "position INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (owner, target)) WITHOUT ROWID",
+         "CREATE INDEX \(SQLFragment.quote(name + "_target")) ON \(SQLFragment.quote(name)) (target)"]
+    }
+
+    /// The definition of one table: its columns and its indexes.
+    static func table(_ table: TableLayout, layout: StoreLayout) -> TableDefinition {
         let quotedTable = SQLFragment.quote(table.name)
-        var columns = [SQLFragment.quote(StoreLayout.idColumn) + " INTEGER PRIMARY KEY NOT NULL"]
-        if table.hasEntityColumn { columns.append(SQLFragment.quote(StoreLayout.entityColumn) + " INTEGER NOT NULL") }
+        var columns = [ColumnDefinition(name: StoreLayout.idColumn, type: "INTEGER PRIMARY KEY", isRequired: true)]
+        if table.hasEntityColumn { columns.append(ColumnDefinition(name: StoreLayout.entityColumn, type: "INTEGER", isRequired: true)) }
         for column in table.columns {
             let required = column.owner == table.root.name && column.attribute.map { !$0.isOptional } == true
-            columns.append(SQLFragment.quote(column.name) + " " + column.sqlType + (required ? " NOT NULL" : ""))
+            columns.append(ColumnDefinition(name: column.name, type: column.sqlType, isRequired: required))
         }
         for column in orderColumns(of: table, layout: layout) {
-            columns.append(SQLFragment.quote(column) + " INTEGER")
+            columns.append(ColumnDefinition(name: column, type: "INTEGER", isRequired: false))
         }
-        var statements = ["CREATE TABLE \(quotedTable) (" + columns.joined(separator: ", ") + ")"]
         // Index names count per table: storage keys may hold any character, so names built from
         // them could collide.
-        var count = 0
+        var indexes: [IndexDefinition] = []
         func index(_ keys: [String], unique: Bool) {
-            count += 1
-            let name = "strata_" + (unique ? "unique_" : "index_") + table.name + "_\(count)"
-            statements.append("CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + SQLFragment.quote(name) + " ON " + quotedTable
-                              + " (" + keys.map(SQLFragment.quote).joined(separator: ", ") + ")")
+            let name = "strata_" + (unique ? "unique_" : "index_") + table.name + "_\(indexes.count + 1)"
+            indexes.append(IndexDefinition(name: name, sql: "CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + SQLFragment.quote(name)
+                                           + " ON " + quotedTable + " (" + keys.map(SQLFragment.quote).joined(separator: ", ") + ")"))
         }
         if table.hasEntityColumn { index([StoreLayout.entityColumn], unique: false) }
         for column in table.columns {
@@ -61,7 +73,7 @@ enum SchemaSQL {
         for name in table.entities {
             for group in layout.entity(name)?.description.uniqueness ?? [] { index(group, unique: true) }
         }
-        return statements
+        return TableDefinition(columns: columns, indexes: indexes)
     }
 
     /// Order columns other tables' ordered to-many relationships keep in this table.
@@ -83,4 +95,37 @@ public enum StoreSchemaSQL {
         let layout = StoreLayout(version: version, types: [:])
         return SchemaSQL.create(layout, tables: Set(layout.tables.map(\.name)))
     }
+}
+
+/// One column of a table's DDL.
+struct ColumnDefinition: Sendable, Hashable {
+    let name: String
+    /// `INTEGER`, `REAL`, `TEXT`, `BLOB`, or the id's `INTEGER PRIMARY KEY`.
+    let type: String
+    /// Whether the column is `NOT NULL`.
+    let isRequired: Bool
+
+    /// `"name" TYPE [NOT NULL]`.
+    var sql: String { SQLFragment.quote(name) + " " + type + (isRequired ? " NOT NULL" : "") }
+}
+
+/// One index of a table's DDL.
+struct IndexDefinition: Sendable, Hashable {
+    let name: String
+    /// The `CREATE INDEX` statement.
+    let sql: String
+}
+
+/// A table's DDL: its columns in order and its indexes.
+struct TableDefinition: Sendable {
+    let columns: [ColumnDefinition]
+    let indexes: [IndexDefinition]
+
+    /// The `CREATE TABLE` statement, under `name` (a migration builds a table under a temporary name).
+    func create(named name: String) -> String {
+        "CREATE TABLE \(SQLFragment.quote(name)) (" + columns.map(\.sql).joined(separator: ", ") + ")"
+    }
+
+    /// The column with a name.
+    func column(named name: String) -> ColumnDefinition? { columns.first { $0.name == name } }
 }
