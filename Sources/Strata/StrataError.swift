@@ -11,6 +11,11 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case migrationRequired(file: String, storeVersion: String, currentVersion: String)
     /// The store's locks match no version of this model's history.
     case unknownStoreVersion(file: String, model: String, storeVersion: String)
+    /// The store's version is known, but the migration chain leads from it to no current version
+    /// (the store comes from a newer app, or from a branch of the chain that ends elsewhere).
+    case noMigrationPath(file: String, storeVersion: String, currentVersion: String)
+    /// A migration step could not be planned or run; the store is unchanged.
+    case migrationFailed(file: String, from: String, to: String, reason: String)
     /// A configuration name the model does not define.
     case unknownConfiguration(String, available: [String])
     /// An entity lives in several added storages and the clause did not say which.
@@ -50,9 +55,16 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .differentModel(let file, let storeModel, let expectedModel):
             return "'\(file)' holds a store of model '\(storeModel)', not '\(expectedModel)'"
         case .migrationRequired(let file, let storeVersion, let currentVersion):
-            return "'\(file)' is at version '\(storeVersion)' and must be migrated to '\(currentVersion)' before it can be opened"
+            return "'\(file)' is at version '\(storeVersion)' and must be migrated to '\(currentVersion)' before it can be opened; "
+                + "add it with 'try await stack.addStorage(_:)', which migrates it (addStorageAndWait migrates only lightweight steps, "
+                + "and only with .allowSynchronousLightweightMigration)"
         case .unknownStoreVersion(let file, let model, let storeVersion):
             return "'\(file)' says it is version '\(storeVersion)' of '\(model)', but its locks match no version of this model's history"
+        case .noMigrationPath(let file, let storeVersion, let currentVersion):
+            return "'\(file)' is at version '\(storeVersion)', from which the migration chain does not lead to '\(currentVersion)'; "
+                + "it may come from a newer version of the app"
+        case .migrationFailed(let file, let from, let to, let reason):
+            return "migrating '\(file)' from '\(from)' to '\(to)' failed, and the store was left as it was: \(reason)"
         case .unknownConfiguration(let name, let available):
             return "the model has no configuration '\(name)'; it has \(available.joined(separator: ", "))"
         case .ambiguousConfiguration(let entity, let configurations):

@@ -12,7 +12,13 @@ struct ErrorMessageTests {
          "'/a.sqlite' is not a Strata store: the file is not a SQLite database (file is not a database)"),
         (.differentModel(file: "/a.sqlite", storeModel: "Zoo", expectedModel: "Farm"), "'/a.sqlite' holds a store of model 'Zoo', not 'Farm'"),
         (.migrationRequired(file: "/a.sqlite", storeVersion: "V1", currentVersion: "V2"),
-         "'/a.sqlite' is at version 'V1' and must be migrated to 'V2' before it can be opened"),
+         "'/a.sqlite' is at version 'V1' and must be migrated to 'V2' before it can be opened; "
+         + "add it with 'try await stack.addStorage(_:)', which migrates it (addStorageAndWait migrates only lightweight steps, "
+         + "and only with .allowSynchronousLightweightMigration)"),
+        (.noMigrationPath(file: "/a.sqlite", storeVersion: "V3", currentVersion: "V2"),
+         "'/a.sqlite' is at version 'V3', from which the migration chain does not lead to 'V2'; it may come from a newer version of the app"),
+        (.migrationFailed(file: "/a.sqlite", from: "V1", to: "V2", reason: "why"),
+         "migrating '/a.sqlite' from 'V1' to 'V2' failed, and the store was left as it was: why"),
         (.unknownStoreVersion(file: "/a.sqlite", model: "Zoo", storeVersion: "V9"),
          "'/a.sqlite' says it is version 'V9' of 'Zoo', but its locks match no version of this model's history"),
         (.unknownConfiguration("Cache", available: ["Default", "Pets"]), "the model has no configuration 'Cache'; it has Default, Pets"),

@@ -58,7 +58,8 @@ struct SchemaHistoryTests {
         #expect(throws: StrataError.migrationRequired(file: url.path, storeVersion: "V1", currentVersion: "V2")) {
             try DataStack(counter.history(versions: [other, Zoo.v1], current: current)).addStorageAndWait(SQLiteStore(fileURL: url))
         }
-        #expect(counter.built.withLock { $0 } == ["V1"])
+        // Only the recorded version is looked up (planning the migration looks it up again).
+        #expect(Set(counter.built.withLock { $0 }) == ["V1"])
     }
 
     @Test func versionsAreLookedUpByName() {

@@ -21,20 +21,30 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
     }
 
     /// Adds a storage and waits until it is open (created, or checked against the model).
+    ///
+    /// A store at an older version is migrated here only when its storage allows it with
+    /// ``LocalStorageOptions/allowSynchronousLightweightMigration`` and every step is lightweight;
+    /// otherwise this throws ``StrataError/migrationRequired(file:storeVersion:currentVersion:)``:
+    /// add it with ``addStorage(_:progress:)``, which migrates without blocking.
     @discardableResult
     public func addStorageAndWait<S: StorageInterface>(_ storage: S) throws(StrataError) -> S {
         if writer.isOnQueue { throw .synchronousPerformInsideTransaction }
-        let result: Result<Void, StrataError> = writer.queue.sync { Result { () throws(StrataError) in try self.open(storage) } }
+        let policy = StoreOpener.MigrationPolicy(isSynchronous: true, progress: nil)
+        let result: Result<Void, StrataError> = writer.queue.sync { Result { () throws(StrataError) in try self.open(storage, policy: policy) } }
         try result.get()
         return storage
     }
 
-    /// Adds a storage without blocking the caller.
+    /// Adds a storage without blocking the caller, migrating a store at an older version through
+    /// every step of the chain (in one transaction: on failure the file is left as it was).
+    /// `progress`, if given, is called as the migration advances, on the stack's writer queue.
     @discardableResult
-    public func addStorage<S: StorageInterface>(_ storage: S) async throws(StrataError) -> S {
+    public func addStorage<S: StorageInterface>(_ storage: S, progress: (@Sendable (MigrationProgress) -> Void)? = nil)
+        async throws(StrataError) -> S {
+        let policy = StoreOpener.MigrationPolicy(isSynchronous: false, progress: progress)
         let result: Result<Void, StrataError> = await withCheckedContinuation { continuation in
             writer.queue.async {
-                continuation.resume(returning: Result { () throws(StrataError) in try self.open(storage) })
+                continuation.resume(returning: Result { () throws(StrataError) in try self.open(storage, policy: policy) })
             }
         }
         try result.get()
@@ -42,7 +52,7 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
     }
 
     /// Opens a storage on the writer queue.
-    private func open(_ storage: some StorageInterface) throws(StrataError) {
+    private func open(_ storage: some StorageInterface, policy: StoreOpener.MigrationPolicy) throws(StrataError) {
         let configuration = storage.configuration ?? "Default"
         guard let entities = core.entities(ofConfiguration: configuration) else {
             throw .unknownConfiguration(configuration, available: core.configurationNames)
@@ -65,7 +75,7 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
         _ = try core.add(configuration: configuration, makeHandle: { index in
             StorageHandle(index: index, configuration: configuration, path: path, displayName: displayName, isInMemory: isInMemory, entities: entities)
         }, open: { handle throws(StrataError) in
-            let connection = try StoreOpener.open(handle, core: core, options: options)
+            let connection = try StoreOpener.open(handle, core: core, options: options, policy: policy)
             writer.adopt(connection, for: handle.index)
             return try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
         })

@@ -8,9 +8,11 @@ public struct LocalStorageOptions: OptionSet, Sendable, Hashable {
         self.rawValue = rawValue
     }
 
-    /// When the file holds another model or an unknown version, delete it and start empty.
+    /// When the file holds another model, an unknown version, or a version from which the chain
+    /// leads nowhere (no migration can open it), delete it and start empty; logged as a warning.
     public static let recreateStoreOnModelMismatch = LocalStorageOptions(rawValue: 1 << 0)
-    /// Allow migrations to run inside `addStorageAndWait` (migrations come with a later release).
+    /// Let `addStorageAndWait` migrate a store whose steps are all lightweight (inferred SQL, no
+    /// custom step); without it, only `addStorage` migrates.
     public static let allowSynchronousLightweightMigration = LocalStorageOptions(rawValue: 1 << 1)
 }
 

@@ -3,8 +3,18 @@ import Foundation
 /// Opens a storage's writer connection and checks the file: a new file gets the schema, an
 /// existing one must be a Strata store of this model at the current version.
 enum StoreOpener {
-    /// The writer connection of a storage, ready to use.
-    static func open(_ handle: StorageHandle, core: StackCore, options: LocalStorageOptions) throws(StrataError) -> SQLiteConnection {
+    /// How a storage may be migrated while it is opened.
+    struct MigrationPolicy {
+        /// Whether the caller waits (`addStorageAndWait`): then only lightweight steps may run, and
+        /// only when the storage allows it.
+        let isSynchronous: Bool
+        /// Told how the migration advances.
+        let progress: (@Sendable (MigrationProgress) -> Void)?
+    }
+
+    /// The writer connection of a storage, ready to use: created, checked, or migrated.
+    static func open(_ handle: StorageHandle, core: StackCore, options: LocalStorageOptions,
+                     policy: MigrationPolicy) throws(StrataError) -> SQLiteConnection {
         if !handle.isInMemory {
             let folder = URL(fileURLWithPath: handle.path).deletingLastPathComponent()
             do {
@@ -14,21 +24,58 @@ enum StoreOpener {
             }
         }
         do {
-            return try openChecked(handle, core: core)
+            return try openChecked(handle, core: core, options: options, policy: policy)
         } catch {
             let mismatch: Bool
             switch error {
-            case .differentModel, .unknownStoreVersion, .notAStore: mismatch = true
+            case .differentModel, .unknownStoreVersion, .notAStore, .noMigrationPath: mismatch = true
             default: mismatch = false
             }
             guard mismatch, options.contains(.recreateStoreOnModelMismatch), !handle.isInMemory else { throw error }
             log(.warning, "recreating an empty store because \(error)")
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: handle.path + suffix) }
-            return try openChecked(handle, core: core)
+            return try openChecked(handle, core: core, options: options, policy: policy)
         }
     }
 
-    private static func openChecked(_ handle: StorageHandle, core: StackCore) throws(StrataError) -> SQLiteConnection {
+    /// What an existing file holds.
+    enum StoreState {
+        /// No tables yet: a new store.
+        case empty
+        /// A store at the current version.
+        case current
+        /// A store at an older version of the model, and the versions to pass through.
+        case older(version: String, path: [String])
+    }
+
+    /// Reads a store's metadata and recognises its version.
+    static func state(of connection: SQLiteConnection, file: String, history: SchemaHistory) throws(StrataError) -> StoreState {
+        let tables = Set(try rows(connection, "SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { String(sqlValue: $0[0]) })
+        if tables.isEmpty { return .empty }
+        guard tables.contains(SchemaSQL.metadataTable) else {
+            throw .notAStore(file: file, reason: "it is a SQLite database, but not one Strata created")
+        }
+        var metadata: [String: String] = [:]
+        for row in try rows(connection, "SELECT key, value FROM " + SQLFragment.quote(SchemaSQL.metadataTable)) {
+            if let key = String(sqlValue: row[0]), let value = String(sqlValue: row[1]) { metadata[key] = value }
+        }
+        let storeModel = metadata["model"] ?? ""
+        guard storeModel == history.modelName else {
+            throw .differentModel(file: file, storeModel: storeModel, expectedModel: history.modelName)
+        }
+        let current = history.currentVersion
+        if metadata["lock"] == current.versionLock.description { return .current }
+        guard let lock = metadata["lock"].flatMap(VersionLock.init), let older = history.version(matching: lock, hint: metadata["version"]) else {
+            throw .unknownStoreVersion(file: file, model: storeModel, storeVersion: metadata["version"] ?? "?")
+        }
+        guard let path = history.migrationPath(from: older.name) else {
+            throw .noMigrationPath(file: file, storeVersion: older.name, currentVersion: current.name)
+        }
+        return .older(version: older.name, path: path)
+    }
+
+    private static func openChecked(_ handle: StorageHandle, core: StackCore, options: LocalStorageOptions,
+                                    policy: MigrationPolicy) throws(StrataError) -> SQLiteConnection {
         let connection: SQLiteConnection
         do {
             connection = try SQLiteConnection(path: handle.path, readOnly: false)
@@ -38,31 +85,26 @@ enum StoreOpener {
         }
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute(handle.isInMemory ? "PRAGMA synchronous = OFF" : "PRAGMA synchronous = NORMAL")
-        let tables = Set(try rows(connection, "SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { String(sqlValue: $0[0]) })
-        let version = core.history.currentVersion
-        if tables.isEmpty {
+        switch try state(of: connection, file: handle.displayName, history: core.history) {
+        case .empty:
             try createSchema(connection, handle: handle, core: core)
-            return connection
+        case .current:
+            break
+        case .older(let version, let path):
+            let plans = try MigrationRunner.plans(path, history: core.history, configuration: handle.configuration, file: handle.displayName)
+            if policy.isSynchronous {
+                guard options.contains(.allowSynchronousLightweightMigration), !plans.contains(where: \.isCustom) else {
+                    throw .migrationRequired(file: handle.displayName, storeVersion: version, currentVersion: core.history.currentVersion.name)
+                }
+            }
+            log(.notice, "migrating \(handle.displayName) from \(version) to \(core.history.currentVersion.name) through \(path.joined(separator: " → "))")
+            let runner = MigrationRunner(connection: connection, history: core.history, file: handle.displayName, progress: policy.progress)
+            try runner.run(plans)
         }
-        guard tables.contains(SchemaSQL.metadataTable) else {
-            throw .notAStore(file: handle.displayName, reason: "it is a SQLite database, but not one Strata created")
-        }
-        var metadata: [String: String] = [:]
-        for row in try rows(connection, "SELECT key, value FROM " + SQLFragment.quote(SchemaSQL.metadataTable)) {
-            if let key = String(sqlValue: row[0]), let value = String(sqlValue: row[1]) { metadata[key] = value }
-        }
-        let storeModel = metadata["model"] ?? ""
-        guard storeModel == core.history.modelName else {
-            throw .differentModel(file: handle.displayName, storeModel: storeModel, expectedModel: core.history.modelName)
-        }
-        if metadata["lock"] == version.versionLock.description { return connection }
-        if let lock = metadata["lock"].flatMap(VersionLock.init), let older = core.history.version(matching: lock, hint: metadata["version"]) {
-            throw .migrationRequired(file: handle.displayName, storeVersion: older.name, currentVersion: version.name)
-        }
-        throw .unknownStoreVersion(file: handle.displayName, model: storeModel, storeVersion: metadata["version"] ?? "?")
+        return connection
     }
 
-    private static func notAStore(_ error: StrataError, file: String) -> StrataError {
+    static func notAStore(_ error: StrataError, file: String) -> StrataError {
         if case .sqlite(let code, let message, _) = error, code & 0xFF == 26 || code & 0xFF == 11 {
             return .notAStore(file: file, reason: "the file is not a SQLite database (\(message))")
         }

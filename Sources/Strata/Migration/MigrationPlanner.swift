@@ -1,0 +1,134 @@
+/// Plans one migration step for one storage from the two versions' descriptors and the
+/// destination's migration hints.
+///
+/// Every table of the destination is either created, kept in place (columns added, renamed or
+/// dropped with `ALTER TABLE`, which leaves the rows where they are: adding a column to a million
+/// rows costs nothing per row), or rebuilt the way SQLite documents for changes `ALTER TABLE` cannot
+/// make: a new table under a temporary name, filled from the old one, the old one dropped, the new
+/// one renamed. Row ids never change, so foreign keys and link rows stay valid.
+public struct MigrationPlanner {
+    let source: ModelVersion
+    let destination: ModelVersion
+    let configuration: String
+    let hints: MigrationDescription?
+    let customEntities: Set<String>
+    let oldLayout: StoreLayout
+    let newLayout: StoreLayout
+    /// Old tables (of the storage's configuration) and new tables.
+    let oldTables: [TableLayout]
+    let newTables: [TableLayout]
+    /// New entity name to the old entity its rows come from.
+    let sources: [String: String]
+
+    /// A planner for the step from `source` to `destination` of the storage holding `configuration`.
+    /// `customEntities` are the destination entities the app's custom steps produce.
+    public init(from source: ModelVersion, to destination: ModelVersion, configuration: String = "Default") {
+        self.source = source
+        self.destination = destination
+        self.configuration = configuration
+        let hints = destination.migration(from: source.name)
+        self.hints = hints
+        self.customEntities = Set(hints?.entities.filter { $0.isCustom && !$0.isDeleted }.map(\.name) ?? [])
+        oldLayout = StoreLayout(version: source, types: [:])
+        newLayout = StoreLayout(version: destination, types: [:])
+        let oldEntities = source.entities(ofConfiguration: configuration) ?? []
+        let newEntities = destination.entities(ofConfiguration: configuration) ?? []
+        oldTables = oldLayout.tables.filter { $0.entities.contains(where: oldEntities.contains) }
+        newTables = newLayout.tables.filter { $0.entities.contains(where: newEntities.contains) }
+        var sources: [String: String] = [:]
+        for entity in destination.entities where newEntities.contains(entity.name) {
+            let name = hints?.hint(forEntity: entity.name)?.renamedFrom ?? entity.name
+            guard oldEntities.contains(name), source.entity(named: name) != nil, hints?.deletes(name) != true else { continue }
+            sources[entity.name] = name
+        }
+        self.sources = sources
+    }
+
+    /// The step's operations, or the reason it cannot be inferred.
+    public func plan() throws(MigrationPlanningError) -> MigrationStepPlan {
+        var builder = PlanBuilder()
+        var inPlace: [String: String] = [:]  // old table → new table
+        var rebuilt: [(new: TableLayout, old: TableLayout?)] = []
+        for table in newTables {
+            let origins = Set(table.entities.compactMap { sources[$0] }.compactMap { oldLayout.entity($0)?.table })
+            guard origins.count <= 1 else {
+                throw MigrationPlanningError("\(table.name) would gather the rows of \(origins.sorted().joined(separator: " and ")); "
+                                             + "moving entities between tables of different hierarchies is not inferred")
+            }
+            let old = origins.first.flatMap { name in oldTables.first { $0.name == name } }
+            if let old, !inPlace.keys.contains(old.name), !splits(old), case let mapping = try tableMapping(table, from: old), mapping.canAlterInPlace {
+                inPlace[old.name] = table.name
+                builder.alter(mapping)
+            } else {
+                rebuilt.append((table, old))
+            }
+        }
+        for (table, old) in rebuilt {
+            var mapping: TableMapping?
+            if let old { mapping = try tableMapping(table, from: old) }
+            builder.rebuild(table, mapping: mapping, definition: SchemaSQL.table(table, layout: newLayout), layout: newLayout)
+        }
+        let dropped = oldTables.map(\.name).filter { inPlace[$0] == nil }
+        builder.finish(droppedTables: dropped, renamedInPlace: inPlace, rebuilt: rebuilt.map(\.new), planner: self)
+        try planLinkTables(&builder)
+        builder.cleanUpDanglingReferences(planner: self)
+        builder.updateMetadata(destination: destination, tables: newTables.map(\.name))
+        return MigrationStepPlan(sourceVersion: source.name, destinationVersion: destination.name, operations: builder.operations)
+    }
+
+    /// Whether the rows of an old table go to more than one new table: then none keeps it in place.
+    private func splits(_ old: TableLayout) -> Bool {
+        let destinations = Set(sources.filter { old.entities.contains($0.value) }.compactMap { newLayout.entity($0.key)?.table })
+        return destinations.count > 1
+    }
+
+    /// The name a property of a new entity had in the old one.
+    func oldPropertyName(_ property: String, ofEntity entity: String) -> String {
+        hints?.hint(forEntity: entity)?.renamedProperties[property] ?? property
+    }
+
+    /// How each column of `table` is filled from `old`.
+    func tableMapping(_ table: TableLayout, from old: TableLayout) throws(MigrationPlanningError) -> TableMapping {
+        try TableMapping(table, from: old, planner: self)
+    }
+
+    /// Link tables of many-to-many relationships: kept, renamed, created or dropped.
+    private func planLinkTables(_ builder: inout PlanBuilder) throws(MigrationPlanningError) {
+        let oldNames = Set(SchemaSQL.linkTables(oldLayout, tables: Set(oldTables.map(\.name))))
+        var kept: Set<String> = []
+        var renames: [(String, String)] = []
+        var created: [String] = []
+        for name in SchemaSQL.linkTables(newLayout, tables: Set(newTables.map(\.name))) {
+            guard let relationship = newLayout.relationships.values.flatMap({ $0 }).first(where: {
+                if case .linkTable(name) = $0.storage { return true } else { return false }
+            }) else { continue }
+            let origin = sources[relationship.owner].flatMap { oldOwner in
+                oldLayout.relationships[oldOwner]?.first { $0.name == oldPropertyName(relationship.name, ofEntity: relationship.owner) }
+            }
+            switch origin?.storage {
+            case .linkTable(let oldName)? where oldNames.contains(oldName) && !kept.contains(oldName):
+                kept.insert(oldName)
+                if oldName != name { renames.append((oldName, name)) }
+            case nil, .linkTable?:
+                created.append(name)
+            case .foreignKey?, .inverseForeignKey?:
+                throw MigrationPlanningError("\(relationship.owner).\(relationship.name) changes from a to-one side to a many-to-many one; "
+                                             + "changing a relationship's kind is not inferred")
+            }
+        }
+        builder.linkTables(dropped: oldNames.subtracting(kept).sorted(), renamed: renames, created: created)
+    }
+}
+
+/// Why a step cannot be inferred: the text names the entity or property and what to do.
+public struct MigrationPlanningError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The reason.
+    public let reason: String
+
+    init(_ reason: String) {
+        self.reason = reason
+    }
+
+    /// The reason.
+    public var description: String { reason }
+}

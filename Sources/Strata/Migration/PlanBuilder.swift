@@ -1,0 +1,216 @@
+/// Collects a step's operations in the order they must run: tables changed in place, tables built
+/// under temporary names, old tables dropped, temporary names made final, indexes created, and
+/// the bookkeeping (references to rows a step left out, row-id sequences, the recorded version).
+struct PlanBuilder {
+    private var inPlace: [MigrationOperation] = []
+    private var built: [MigrationOperation] = []
+    private var dropped: [MigrationOperation] = []
+    private var renamed: [MigrationOperation] = []
+    private var created: [MigrationOperation] = []
+    private var bookkeeping: [MigrationOperation] = []
+    /// New tables that may have lost rows (a custom step left some out, or an entity's rows were
+    /// not carried over), so references to those rows must be cleared.
+    private var tablesWithLostRows: Set<String> = []
+
+    var operations: [MigrationOperation] { inPlace + built + dropped + renamed + created + bookkeeping }
+
+    /// The name a table is built under until the old tables are gone.
+    static func temporaryName(_ table: String) -> String { "strata_migration_" + table }
+
+    private static func q(_ name: String) -> String { SQLFragment.quote(name) }
+
+    private static func sql(_ text: String, _ arguments: [SQLValue] = []) -> MigrationOperation {
+        .sql(MigrationStatement(text, arguments))
+    }
+
+    /// A table changed with `ALTER TABLE`: indexes that no longer fit dropped, columns dropped,
+    /// renamed and added, entity codes renumbered, and the table renamed if its entity was.
+    mutating func alter(_ mapping: TableMapping) {
+        let table = Self.q(mapping.old.name)
+        let keepsName = mapping.old.name == mapping.new.name
+        let wanted = Set(mapping.newDefinition.indexes)
+        for index in mapping.oldDefinition.indexes where !keepsName || !wanted.contains(index) {
+            inPlace.append(Self.sql("DROP INDEX " + Self.q(index.name)))
+        }
+        var used: Set<String> = []
+        var renames: [(String, String)] = []
+        var additions: [(ColumnDefinition, SQLValue)] = []
+        var codeMap: [Int64: Int64] = [:]
+        for (column, source) in zip(mapping.newDefinition.columns, mapping.sources) {
+            switch source {
+            case .id: continue
+            case .entityCode(let map, _): codeMap = map
+            case .column(let name, _, _):
+                used.insert(name)
+                if name != column.name { renames.append((name, column.name)) }
+            case .constant(let value): additions.append((column, value))
+            }
+        }
+        for column in mapping.oldDefinition.columns where column.name != StoreLayout.idColumn && column.name != StoreLayout.entityColumn
+            && !used.contains(column.name) {
+            inPlace.append(Self.sql("ALTER TABLE " + table + " DROP COLUMN " + Self.q(column.name)))
+        }
+        for (from, to) in renames {
+            inPlace.append(Self.sql("ALTER TABLE " + table + " RENAME COLUMN " + Self.q(from) + " TO " + Self.q(to)))
+        }
+        for (column, value) in additions {
+            // canAlterInPlace admitted only values with a literal.
+            let defaultClause = value.isNull ? "" : " DEFAULT " + (SQLLiteral.literal(value) ?? "NULL")
+            inPlace.append(Self.sql("ALTER TABLE " + table + " ADD COLUMN " + column.sql + defaultClause))
+        }
+        if codeMap.contains(where: { $0.key != $0.value }) {
+            let cases = codeMap.keys.sorted().map { _ in " WHEN ? THEN ?" }.joined()
+            let arguments = codeMap.keys.sorted().flatMap { [SQLValue.integer($0), .integer(codeMap[$0]!)] }
+            let column = Self.q(StoreLayout.entityColumn)
+            inPlace.append(Self.sql("UPDATE " + table + " SET " + column + " = CASE " + column + cases + " END", arguments))
+        }
+        if !keepsName {
+            inPlace.append(Self.sql("ALTER TABLE " + table + " RENAME TO " + Self.q(Self.temporaryName(mapping.new.name))))
+            renamed.append(Self.sql("ALTER TABLE " + Self.q(Self.temporaryName(mapping.new.name)) + " RENAME TO " + Self.q(mapping.new.name)))
+        }
+        let existing = keepsName ? Set(mapping.oldDefinition.indexes) : []
+        created += mapping.newDefinition.indexes.filter { !existing.contains($0) }.map { Self.sql($0.sql) }
+    }
+
+    /// A table built anew under a temporary name: filled from `mapping`'s old table when there is
+    /// one (the inferred rows with one `INSERT ... SELECT`, the custom ones row by row).
+    mutating func rebuild(_ table: TableLayout, mapping: TableMapping?, definition: TableDefinition, layout: StoreLayout) {
+        let temporary = Self.temporaryName(table.name)
+        built.append(Self.sql(definition.create(named: temporary)))
+        if let mapping {
+            if mapping.copiedCodes.map({ !$0.isEmpty }) ?? true {
+                var arguments: [SQLValue] = []
+                var expressions: [String] = []
+                for source in mapping.sources {
+                    switch source {
+                    case .id:
+                        expressions.append(Self.q(StoreLayout.idColumn))
+                    case .entityCode(_, let constant?):
+                        expressions.append("?")
+                        arguments.append(.integer(constant))
+                    case .entityCode(let map, nil):
+                        let column = Self.q(StoreLayout.entityColumn)
+                        expressions.append("CASE " + column + map.keys.sorted().map { _ in " WHEN ? THEN ?" }.joined() + " END")
+                        arguments += map.keys.sorted().flatMap { [SQLValue.integer($0), .integer(map[$0]!)] }
+                    case .column(let name, let conversion, let fallback):
+                        let expression = conversion.apply(to: Self.q(name))
+                        if let fallback {
+                            expressions.append("COALESCE(" + expression + ", ?)")
+                            arguments.append(fallback)
+                        } else {
+                            expressions.append(expression)
+                        }
+                    case .constant(let value):
+                        expressions.append("?")
+                        arguments.append(value)
+                    }
+                }
+                var text = "INSERT INTO " + Self.q(temporary) + " (" + definition.columns.map { Self.q($0.name) }.joined(separator: ", ")
+                    + ") SELECT " + expressions.joined(separator: ", ") + " FROM " + Self.q(mapping.old.name)
+                if let codes = mapping.copiedCodes {
+                    text += " WHERE " + Self.q(StoreLayout.entityColumn) + " IN (" + codes.map { _ in "?" }.joined(separator: ", ") + ")"
+                    arguments += codes.map { .integer($0) }
+                }
+                built.append(Self.sql(text, arguments))
+            }
+            for member in mapping.customMembers {
+                built.append(.customRows(customRows(member, table: table, mapping: mapping, definition: definition, layout: layout)))
+            }
+            if mapping.copiedCodes != nil || !mapping.customMembers.isEmpty { tablesWithLostRows.insert(table.name) }
+        }
+        renamed.append(Self.sql("ALTER TABLE " + Self.q(temporary) + " RENAME TO " + Self.q(table.name)))
+        created += definition.indexes.map { Self.sql($0.sql) }
+    }
+
+    private func customRows(_ member: (entity: String, source: String, codes: [Int64]?), table: TableLayout, mapping: TableMapping,
+                            definition: TableDefinition, layout: StoreLayout) -> CustomRowsOperation {
+        let entityCode = table.hasEntityColumn ? table.entities.firstIndex(of: member.entity).map { Int64($0 + 1) } : nil
+        // The entity's own attributes (its ancestors' first), in the order its values bind them.
+        let attributeColumns = layout.entity(member.entity)?.columns.filter { $0.attribute != nil }.map(\.name) ?? []
+        let attributeNames = Set(mapping.new.columns.filter { $0.attribute != nil }.map(\.name))
+        var copied: [(destination: String, source: String?)] = []
+        for (column, source) in zip(definition.columns, mapping.sources) where !attributeNames.contains(column.name) {
+            guard column.name != StoreLayout.idColumn, column.name != StoreLayout.entityColumn else { continue }
+            if case .column(let name, _, _) = source {
+                copied.append((column.name, name))
+            } else {
+                copied.append((column.name, nil))
+            }
+        }
+        return CustomRowsOperation(entity: member.entity, sourceEntity: member.source, sourceTable: mapping.old.name,
+                                   destinationTable: Self.temporaryName(table.name), sourceCodes: member.codes,
+                                   sourceColumns: mapping.oldDefinition.columns.map(\.name), entityCode: entityCode,
+                                   attributeColumns: attributeColumns, copiedColumns: copied)
+    }
+
+    /// Old tables that are not kept in place are dropped once every new table is built.
+    mutating func finish(droppedTables: [String], renamedInPlace: [String: String], rebuilt: [TableLayout], planner: MigrationPlanner) {
+        dropped += droppedTables.map { Self.sql("DROP TABLE " + Self.q($0)) }
+        sequences(renamedInPlace: renamedInPlace, rebuilt: rebuilt, planner: planner)
+    }
+
+    /// Link tables of many-to-many relationships.
+    mutating func linkTables(dropped droppedNames: [String], renamed renames: [(String, String)], created createdNames: [String]) {
+        for (from, to) in renames {
+            inPlace.append(Self.sql("ALTER TABLE " + Self.q(from) + " RENAME TO " + Self.q(Self.temporaryName(to))))
+            renamed.append(Self.sql("ALTER TABLE " + Self.q(Self.temporaryName(to)) + " RENAME TO " + Self.q(to)))
+        }
+        dropped += droppedNames.map { Self.sql("DROP TABLE " + Self.q($0)) }
+        created += createdNames.flatMap { SchemaSQL.createLinkTable($0).map { Self.sql($0) } }
+    }
+
+    /// Clears references to rows that did not survive the step: foreign keys set to NULL, link
+    /// rows deleted.
+    mutating func cleanUpDanglingReferences(planner: MigrationPlanner) {
+        guard !tablesWithLostRows.isEmpty else { return }
+        let id = Self.q(StoreLayout.idColumn)
+        let tables = Set(planner.newTables.map(\.name))
+        for relationship in planner.newLayout.relationships.values.flatMap({ $0 }).sorted(by: { ($0.owner, $0.name) < ($1.owner, $1.name) }) {
+            guard let owner = planner.newLayout.entity(relationship.owner), let destination = planner.newLayout.entity(relationship.destination),
+                  tables.contains(owner.table), tables.contains(destination.table) else { continue }
+            switch relationship.storage {
+            case .foreignKey(let ordinal):
+                guard tablesWithLostRows.contains(destination.table), owner.name == relationship.owner else { continue }
+                let column = Self.q(owner.columns[ordinal].name)
+                bookkeeping.append(Self.sql("UPDATE " + Self.q(owner.table) + " SET " + column + " = NULL WHERE " + column + " IS NOT NULL AND "
+                                            + column + " NOT IN (SELECT " + id + " FROM " + Self.q(destination.table) + ")"))
+            case .linkTable(let name):
+                guard tablesWithLostRows.contains(owner.table) || tablesWithLostRows.contains(destination.table) else { continue }
+                bookkeeping.append(Self.sql("DELETE FROM " + Self.q(name) + " WHERE owner NOT IN (SELECT " + id + " FROM " + Self.q(owner.table)
+                                            + ") OR target NOT IN (SELECT " + id + " FROM " + Self.q(destination.table) + ")"))
+            case .inverseForeignKey:
+                continue  // its inverse is a to-one, cleared above
+            }
+        }
+    }
+
+    /// The row-id sequence of each table follows the table: copied to a renamed or rebuilt one,
+    /// removed with a dropped one.
+    private mutating func sequences(renamedInPlace: [String: String], rebuilt: [TableLayout], planner: MigrationPlanner) {
+        let table = Self.q(SchemaSQL.sequenceTable)
+        var pairs: [(from: String, to: String)] = renamedInPlace.filter { $0.key != $0.value }.map { ($0.key, $0.value) }
+        for new in rebuilt {
+            let origins = Set(new.entities.compactMap { planner.sources[$0] }.compactMap { planner.oldLayout.entity($0)?.table })
+            if let origin = origins.first, origin != new.name { pairs.append((origin, new.name)) }
+        }
+        pairs.sort { $0.to < $1.to }
+        for pair in pairs {
+            bookkeeping.append(Self.sql("INSERT OR REPLACE INTO " + table + " (name, value) SELECT ?, value FROM " + table + " WHERE name = ?",
+                                        [.text(Self.temporaryName(pair.to)), .text(pair.from)]))
+        }
+        let moved = Set(pairs.map(\.to))
+        let keep = planner.newTables.map(\.name).filter { !moved.contains($0) } + pairs.map { Self.temporaryName($0.to) }
+        bookkeeping.append(Self.sql("DELETE FROM " + table + " WHERE name NOT IN (" + keep.map { _ in "?" }.joined(separator: ", ") + ")",
+                                    keep.map { .text($0) }))
+        for pair in pairs {
+            bookkeeping.append(Self.sql("UPDATE " + table + " SET name = ? WHERE name = ?", [.text(pair.to), .text(Self.temporaryName(pair.to))]))
+        }
+    }
+
+    /// The store records its new version and lock.
+    mutating func updateMetadata(destination: ModelVersion, tables: [String]) {
+        let table = Self.q(SchemaSQL.metadataTable)
+        bookkeeping.append(Self.sql("UPDATE " + table + " SET value = ? WHERE key = 'version'", [.text(destination.name)]))
+        bookkeeping.append(Self.sql("UPDATE " + table + " SET value = ? WHERE key = 'lock'", [.text(destination.versionLock.description)]))
+    }
+}

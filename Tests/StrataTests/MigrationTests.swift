@@ -1,0 +1,312 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Strata
+
+/// The values a custom step of the tests returns: a name and a weight, bound in that order.
+private struct CowValues: MigrationValues {
+    var name: String
+    var weight: Double
+
+    func bindColumns(to binder: inout ColumnBinder) {
+        binder.bind(string: name)
+        binder.bind(double: weight)
+    }
+}
+
+private struct StepFailure: Error, CustomStringConvertible {
+    var description: String { "the cow is lost" }
+}
+
+@Suite("Migrations")
+struct MigrationTests {
+    typealias M = MigrationSupport
+
+    // V1: a barn with cows; cows carry tags (many-to-many).
+    static let barnV1 = EntityDescription("Barn", attributes: [
+        AttributeDescription("name", .string),
+        AttributeDescription("size", .int32, optional: true),
+        AttributeDescription("built", .int16),
+    ], relationships: [RelationshipDescription("cows", destination: "Cow", inverse: "barn", kind: .unordered)])
+    static let cowV1 = EntityDescription("Cow", attributes: [
+        AttributeDescription("name", .string, indexed: true),
+        AttributeDescription("weight", .double),
+    ], relationships: [
+        RelationshipDescription("barn", destination: "Barn", inverse: "cows"),
+        RelationshipDescription("tags", destination: "Tag", inverse: "cows", kind: .unordered),
+    ])
+    static let tagV1 = EntityDescription("Tag", attributes: [AttributeDescription("label", .string)],
+                                         relationships: [RelationshipDescription("cows", destination: "Cow", inverse: "tags", kind: .unordered)])
+    static let v1 = M.version("V1", [barnV1, cowV1, tagV1], mark: 1)
+
+    /// Two barns, three cows (two in the first barn), two tags.
+    static func seedV1(_ url: URL) throws {
+        try M.seed(url, version: v1, rows: [
+            ("Barn", ["strata_id": .integer(1), "name": .text("North"), "size": .integer(40), "built": .integer(1990)]),
+            ("Barn", ["strata_id": .integer(2), "name": .text("South"), "size": .null, "built": .integer(2001)]),
+            ("Cow", ["strata_id": .integer(1), "name": .text("Daisy"), "weight": .real(512.5), "barn": .integer(1)]),
+            ("Cow", ["strata_id": .integer(2), "name": .text("Bella"), "weight": .real(480), "barn": .integer(1)]),
+            ("Cow", ["strata_id": .integer(3), "name": .text("Molly"), "weight": .real(530), "barn": .integer(2)]),
+            ("Tag", ["strata_id": .integer(1), "label": .text("calm")]),
+            ("Tag", ["strata_id": .integer(2), "label": .text("loud")]),
+            ("strata_link_Cow_3_tags", ["owner": .integer(1), "target": .integer(1), "position": .integer(0)]),
+            ("strata_link_Cow_3_tags", ["owner": .integer(3), "target": .integer(2), "position": .integer(0)]),
+            ("strata_link_Tag_3_cows", ["owner": .integer(1), "target": .integer(1), "position": .integer(0)]),
+            ("strata_link_Tag_3_cows", ["owner": .integer(2), "target": .integer(3), "position": .integer(0)]),
+        ])
+    }
+
+    /// Migrates a seeded V1 store to `current` (with `versions` in the chain) and returns its file.
+    private func migrate(to current: ModelVersion, through middle: [ModelVersion] = [], customSteps: [CustomMigrationStep] = [])
+        async throws -> URL {
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        let stack = DataStack(M.history([Self.v1] + middle + [current], current: current.name, customSteps: customSteps))
+        try await stack.addStorage(SQLiteStore(fileURL: url))
+        return url
+    }
+
+    private func plan(to version: ModelVersion, from source: ModelVersion = v1) throws -> String {
+        try MigrationPlanner(from: source, to: version).plan().sqlText
+    }
+
+    // MARK: Inferred steps
+
+    @Test func addingAnAttributeWithADefaultLeavesTheRowsInPlace() async throws {
+        let barn = EntityDescription("Barn", attributes: Self.barnV1.attributes + [AttributeDescription("color", .string, default: .text("red"))],
+                                     relationships: Self.barnV1.relationships)
+        let v2 = M.version("V2", [barn, Self.cowV1, Self.tagV1], mark: 2)
+        let sql = try plan(to: v2)
+        #expect(sql.contains("ALTER TABLE \"Barn\" ADD COLUMN \"color\" TEXT NOT NULL DEFAULT 'red'"))
+        #expect(!sql.contains("INSERT INTO"))
+        let url = try await migrate(to: v2)
+        #expect(try M.query(url, "SELECT name, color FROM Barn ORDER BY strata_id") == [[.text("North"), .text("red")], [.text("South"), .text("red")]])
+        #expect(try M.query(url, "SELECT value FROM strata_metadata WHERE key = 'version'") == [[.text("V2")]])
+    }
+
+    @Test func renamedAndRemovedAttributesAlterTheTable() async throws {
+        let barn = EntityDescription("Barn", attributes: [AttributeDescription("title", .string), AttributeDescription("size", .int32, optional: true)],
+                                     relationships: Self.barnV1.relationships)
+        let v2 = M.version("V2", [barn, Self.cowV1, Self.tagV1], mark: 2, migrations: [
+            MigrationDescription(from: "V1", entities: [EntityMigrationHint("Barn", renamedProperties: ["title": "name"])]),
+        ])
+        let sql = try plan(to: v2)
+        #expect(sql.contains("ALTER TABLE \"Barn\" DROP COLUMN \"built\""))
+        #expect(sql.contains("ALTER TABLE \"Barn\" RENAME COLUMN \"name\" TO \"title\""))
+        let url = try await migrate(to: v2)
+        #expect(try M.query(url, "SELECT title, size FROM Barn ORDER BY strata_id") == [[.text("North"), .integer(40)], [.text("South"), .null]])
+    }
+
+    @Test func losslessTypeChangesRebuildTheTableWithConvertedValues() async throws {
+        let barn = EntityDescription("Barn", attributes: [
+            AttributeDescription("name", .string), AttributeDescription("size", .double, optional: true), AttributeDescription("built", .string),
+        ], relationships: Self.barnV1.relationships)
+        let v2 = M.version("V2", [barn, Self.cowV1, Self.tagV1], mark: 2)
+        let sql = try plan(to: v2)
+        #expect(sql.contains("CREATE TABLE \"strata_migration_Barn\""))
+        #expect(sql.contains("CAST(\"size\" AS REAL)") && sql.contains("CAST(\"built\" AS TEXT)"))
+        let url = try await migrate(to: v2)
+        #expect(try M.query(url, "SELECT size, built FROM Barn ORDER BY strata_id") == [[.real(40), .text("1990")], [.null, .text("2001")]])
+        // Relationships survive the rebuild: the cows still point at their barns.
+        #expect(try M.query(url, "SELECT barn FROM Cow ORDER BY strata_id") == [[.integer(1)], [.integer(1)], [.integer(2)]])
+    }
+
+    @Test func anOptionalAttributeBecomesRequiredWithItsDefault() async throws {
+        let barn = EntityDescription("Barn", attributes: [
+            AttributeDescription("name", .string), AttributeDescription("size", .int64, default: .integer(10)), AttributeDescription("built", .int16),
+        ], relationships: Self.barnV1.relationships)
+        let url = try await migrate(to: M.version("V2", [barn, Self.cowV1, Self.tagV1], mark: 2))
+        #expect(try M.query(url, "SELECT size FROM Barn ORDER BY strata_id") == [[.integer(40)], [.integer(10)]])
+        #expect(try M.query(url, "SELECT \"notnull\" FROM pragma_table_info('Barn') WHERE name = 'size'") == [[.integer(1)]])
+    }
+
+    @Test(arguments: [
+        (AttributeDescription("weight", .int32), "Cow.weight changes from Double to Int32, which can lose information; migrate Cow with a custom step"),
+        (AttributeDescription("weight", .double, optional: true), nil),
+    ])
+    func aLossyTypeChangeIsRefusedAndTheStoreIsLeftAsItWas(weight: AttributeDescription, message: String?) async throws {
+        let cow = EntityDescription("Cow", attributes: [Self.cowV1.attributes[0], weight], relationships: Self.cowV1.relationships)
+        let v2 = M.version("V2", [Self.barnV1, cow, Self.tagV1], mark: 2)
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        let before = try M.contents(url)
+        let stack = DataStack(M.history([Self.v1, v2], current: "V2"))
+        if let message {
+            await #expect(throws: StrataError.migrationFailed(file: url.path, from: "V1", to: "V2", reason: message)) {
+                try await stack.addStorage(SQLiteStore(fileURL: url))
+            }
+            #expect(try M.contents(url) == before)
+        } else {
+            try await stack.addStorage(SQLiteStore(fileURL: url))
+            #expect(try M.query(url, "SELECT weight FROM Cow WHERE strata_id = 1") == [[.real(512.5)]])
+        }
+    }
+
+    @Test func aRequiredAttributeAddedWithoutADefaultIsRefused() throws {
+        let barn = EntityDescription("Barn", attributes: Self.barnV1.attributes + [AttributeDescription("owner", .string, required: true)],
+                                     relationships: Self.barnV1.relationships)
+        #expect(throws: MigrationPlanningError("Barn.owner is added as a required attribute without a default; "
+                                               + "give it a default, make it optional, or migrate Barn with a custom step")) {
+            try plan(to: M.version("V2", [barn, Self.cowV1, Self.tagV1], mark: 2))
+        }
+    }
+
+    @Test func renamedEntitiesKeepTheirRowsLinksAndSequence() async throws {
+        let shed = EntityDescription("Shed", attributes: Self.barnV1.attributes, relationships: Self.barnV1.relationships)
+        let cow = EntityDescription("Cow", attributes: Self.cowV1.attributes, relationships: [
+            RelationshipDescription("barn", destination: "Shed", inverse: "cows"), Self.cowV1.relationships[1],
+        ])
+        let v2 = M.version("V2", [shed, cow, Self.tagV1], mark: 2, migrations: [
+            MigrationDescription(from: "V1", entities: [EntityMigrationHint("Shed", renamedFrom: "Barn")]),
+        ])
+        let url = try await migrate(to: v2)
+        #expect(try M.query(url, "SELECT name FROM Shed ORDER BY strata_id") == [[.text("North")], [.text("South")]])
+        #expect(try M.query(url, "SELECT count(*) FROM sqlite_master WHERE name = 'Barn'") == [[.integer(0)]])
+        #expect(try M.query(url, "SELECT owner, target FROM strata_link_Cow_3_tags ORDER BY owner") == [[.integer(1), .integer(1)], [.integer(3), .integer(2)]])
+        #expect(try M.query(url, "SELECT sql IS NOT NULL FROM sqlite_master WHERE name = 'strata_index_Cow_1'") == [[.integer(1)]])
+    }
+
+    @Test func deletedAndAddedEntities() async throws {
+        let cow = EntityDescription("Cow", attributes: Self.cowV1.attributes, relationships: [Self.cowV1.relationships[1]])
+        let field = EntityDescription("Field", attributes: [AttributeDescription("acres", .double)])
+        let v2 = M.version("V2", [cow, Self.tagV1, field], mark: 2, migrations: [
+            MigrationDescription(from: "V1", entities: [EntityMigrationHint("Barn", deleted: true)]),
+        ])
+        let url = try await migrate(to: v2)
+        let tables = try M.query(url, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'strata_%' ORDER BY name")
+        #expect(tables == [[.text("Cow")], [.text("Field")], [.text("Tag")]])
+        #expect(try M.query(url, "SELECT name FROM pragma_table_info('Cow') ORDER BY cid") == [[.text("strata_id")], [.text("name")], [.text("weight")]])
+        #expect(try M.query(url, "SELECT name FROM strata_sequence WHERE name = 'Barn'") == [])
+    }
+
+    // MARK: Custom steps
+
+    static func customV2(_ hint: EntityMigrationHint = EntityMigrationHint("Cow", custom: true)) -> ModelVersion {
+        let cow = EntityDescription("Cow", attributes: [AttributeDescription("name", .string), AttributeDescription("weight", .double)],
+                                    relationships: Self.cowV1.relationships)
+        return M.version("V2", [Self.barnV1, cow, Self.tagV1], mark: 2, migrations: [MigrationDescription(from: "V1", entities: [hint])])
+    }
+
+    @Test func aCustomStepProducesEachRowAndLeftOutRowsLoseTheirLinks() async throws {
+        let step = CustomMigrationStep(from: "V1", to: "V2", entity: "Cow") { old in
+            guard case .text(let name) = old["name"], name != "Molly", case .real(let weight) = old["weight"] else { return nil }
+            return CowValues(name: name.uppercased(), weight: weight / 1_000)
+        }
+        let url = try await migrate(to: Self.customV2(), customSteps: [step])
+        #expect(try M.query(url, "SELECT strata_id, name, weight, barn FROM Cow ORDER BY strata_id") == [
+            [.integer(1), .text("DAISY"), .real(0.5125), .integer(1)],
+            [.integer(2), .text("BELLA"), .real(0.48), .integer(1)],
+        ])
+        // Molly (3) was left out: her tag links are gone on both sides.
+        #expect(try M.query(url, "SELECT owner, target FROM strata_link_Cow_3_tags") == [[.integer(1), .integer(1)]])
+        #expect(try M.query(url, "SELECT owner, target FROM strata_link_Tag_3_cows") == [[.integer(1), .integer(1)]])
+        #expect(try M.query(url, "PRAGMA integrity_check") == [[.text("ok")]])
+    }
+
+    @Test func aThrowingCustomStepLeavesTheStoreAsItWas() async throws {
+        let step = CustomMigrationStep(from: "V1", to: "V2", entity: "Cow") { _ in throw StepFailure() }
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        let before = try M.contents(url)
+        let stack = DataStack(M.history([Self.v1, Self.customV2()], current: "V2", customSteps: [step]))
+        await #expect(throws: StrataError.migrationFailed(file: url.path, from: "V1", to: "V2", reason: "the custom step for Cow threw the cow is lost")) {
+            try await stack.addStorage(SQLiteStore(fileURL: url))
+        }
+        #expect(try M.contents(url) == before)
+    }
+
+    @Test func aCustomStepTheAppDoesNotHaveFailsBeforeAnythingIsWritten() async throws {
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        let before = try M.contents(url)
+        let stack = DataStack(M.history([Self.v1, Self.customV2()], current: "V2"))
+        await #expect(throws: StrataError.migrationFailed(file: url.path, from: "V1", to: "V2",
+                                                          reason: "the app has no custom step for Cow; implement it in its FarmMigrator")) {
+            try await stack.addStorage(SQLiteStore(fileURL: url))
+        }
+        #expect(try M.contents(url) == before)
+    }
+
+    // MARK: Walking the chain
+
+    @Test func aStoreWalksEveryStepOfTheChainInOneGo() async throws {
+        let barn2 = EntityDescription("Barn", attributes: Self.barnV1.attributes + [AttributeDescription("color", .string, optional: true)],
+                                      relationships: Self.barnV1.relationships)
+        let v2 = M.version("V2", [barn2, Self.cowV1, Self.tagV1], mark: 2)
+        let barn3 = EntityDescription("Barn", attributes: [AttributeDescription("label", .string)] + barn2.attributes.dropFirst(),
+                                      relationships: Self.barnV1.relationships)
+        let v3 = M.version("V3", [barn3, Self.cowV1, Self.tagV1], mark: 3, migrations: [
+            MigrationDescription(from: "V2", entities: [EntityMigrationHint("Barn", renamedProperties: ["label": "name"])]),
+        ])
+        let progress = ProgressLog()
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        let stack = DataStack(M.history([Self.v1, v2, v3], current: "V3"))
+        #expect(try stack.requiredMigrations(for: SQLiteStore(fileURL: url)) == [
+            .lightweight(sourceVersion: "V1", destinationVersion: "V2"), .lightweight(sourceVersion: "V2", destinationVersion: "V3"),
+        ])
+        try await stack.addStorage(SQLiteStore(fileURL: url)) { progress.append($0) }
+        #expect(try M.query(url, "SELECT label, color FROM Barn ORDER BY strata_id") == [[.text("North"), .null], [.text("South"), .null]])
+        #expect(try stack.requiredMigrations(for: SQLiteStore(fileURL: url)) == [])
+        #expect(progress.values.map(\.step) == [0, 1, 2])
+        #expect(progress.values.last?.isFinished == true)
+    }
+
+    @Test func aTreeChainLeadsEveryBranchToTheCurrentVersion() async throws {
+        let barnB = EntityDescription("Barn", attributes: Self.barnV1.attributes + [AttributeDescription("gate", .bool, default: .integer(1))],
+                                      relationships: Self.barnV1.relationships)
+        let vB = M.version("VB", [barnB, Self.cowV1, Self.tagV1], mark: 5)
+        let v2 = M.version("V2", [barnB, Self.cowV1, Self.tagV1], mark: 2)
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        let stack = DataStack(M.history([Self.v1, vB, v2], current: "V2", chain: ["V1": "V2", "VB": "V2"]))
+        #expect(try stack.requiredMigrations(for: SQLiteStore(fileURL: url)) == [.lightweight(sourceVersion: "V1", destinationVersion: "V2")])
+        try await stack.addStorage(SQLiteStore(fileURL: url))
+        #expect(try M.query(url, "SELECT gate FROM Barn ORDER BY strata_id") == [[.integer(1)], [.integer(1)]])
+    }
+
+    @Test func addStorageAndWaitMigratesOnlyLightweightStepsItIsAllowedTo() throws {
+        let barn = EntityDescription("Barn", attributes: Self.barnV1.attributes + [AttributeDescription("color", .string, optional: true)],
+                                     relationships: Self.barnV1.relationships)
+        let v2 = M.version("V2", [barn, Self.cowV1, Self.tagV1], mark: 2)
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        #expect(throws: StrataError.migrationRequired(file: url.path, storeVersion: "V1", currentVersion: "V2")) {
+            try DataStack(M.history([Self.v1, v2], current: "V2")).addStorageAndWait(SQLiteStore(fileURL: url))
+        }
+        try DataStack(M.history([Self.v1, v2], current: "V2"))
+            .addStorageAndWait(SQLiteStore(fileURL: url, localStorageOptions: .allowSynchronousLightweightMigration))
+        #expect(try M.query(url, "SELECT value FROM strata_metadata WHERE key = 'version'") == [[.text("V2")]])
+        let custom = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(custom)
+        let step = CustomMigrationStep(from: "V1", to: "V2", entity: "Cow") { _ in nil }
+        #expect(throws: StrataError.migrationRequired(file: custom.path, storeVersion: "V1", currentVersion: "V2")) {
+            try DataStack(M.history([Self.v1, Self.customV2()], current: "V2", customSteps: [step]))
+                .addStorageAndWait(SQLiteStore(fileURL: custom, localStorageOptions: .allowSynchronousLightweightMigration))
+        }
+    }
+
+    @Test func aStoreFromANewerAppIsRefusedUntouched() async throws {
+        let v2 = M.version("V2", [Self.barnV1, Self.cowV1, Self.tagV1], mark: 2)
+        let url = temporaryStoreURL("Farm.sqlite")
+        try M.seed(url, version: v2, rows: [])
+        let before = try M.contents(url)
+        // An app that knows V2 but whose chain ends at V1.
+        let stack = DataStack(M.history([Self.v1, v2], current: "V1", chain: ["V1", "V2"]))
+        await #expect(throws: StrataError.noMigrationPath(file: url.path, storeVersion: "V2", currentVersion: "V1")) {
+            try await stack.addStorage(SQLiteStore(fileURL: url))
+        }
+        // An app that does not know V2 at all.
+        await #expect(throws: StrataError.unknownStoreVersion(file: url.path, model: "Farm", storeVersion: "V2")) {
+            try await DataStack(M.history([Self.v1], current: "V1")).addStorage(SQLiteStore(fileURL: url))
+        }
+        #expect(try M.contents(url) == before)
+    }
+}
+
+/// Progress values collected from the writer queue.
+private final class ProgressLog: Sendable {
+    private let log = Mutex<[MigrationProgress]>([])
+    func append(_ value: MigrationProgress) { log.withLock { $0.append(value) } }
+    var values: [MigrationProgress] { log.withLock { $0 } }
+}
