@@ -17,9 +17,11 @@ struct AttributeCode {
     /// The runtime's attribute type case.
     let typeCase: String
 
-    init(_ attribute: Attribute) {
+    /// The code of an attribute whose value lives in `storage` (by default the entity class's
+    /// backing property, `_name`).
+    init(_ attribute: Attribute, storage: String? = nil) {
         self.attribute = attribute
-        let storage = "_" + attribute.name
+        let storage = storage ?? "_" + attribute.name
         let optional = attribute.isOptional
         let base: String
         var read: String

@@ -12,6 +12,10 @@ enum DescriptorCode {
         if code.isRequired { arguments.append("required: true") }
         if attribute.isIndexed { arguments.append("indexed: true") }
         if attribute.isUnique { arguments.append("unique: true") }
+        if let value = attribute.defaultValue, attribute.type != .codable {
+            // The stored form of the default, as the runtime's own conversion makes it.
+            arguments.append("default: (\(AttributeCode.literal(value, type: attribute.type)) as \(code.publicType.hasSuffix("?") ? String(code.publicType.dropLast()) : code.publicType)).sqlValue")
+        }
         return "AttributeDescription(" + arguments.joined(separator: ", ") + ")"
     }
 
@@ -48,5 +52,22 @@ enum DescriptorCode {
     /// `label: [` one element a line `]`, indented for a declaration's argument list.
     private static func list(_ label: String, _ elements: [String]) -> String {
         label + ": [\n" + elements.map { "                " + $0 + ",\n" }.joined() + "            ]"
+    }
+
+    /// `MigrationDescription(...)` for a version's `migration:` block.
+    static func migration(_ hints: MigrationHints) -> String {
+        let entities = hints.entities.map { hint -> String in
+            var arguments = [SwiftSyntax.stringLiteral(hint.name.value)]
+            if let old = hint.renamedFrom { arguments.append("renamedFrom: " + SwiftSyntax.stringLiteral(old.value)) }
+            if hint.isDeleted { arguments.append("deleted: true") }
+            if hint.isCustom { arguments.append("custom: true") }
+            let renames = (hint.attributes + hint.relationships).compactMap { property in
+                property.renamedFrom.map { SwiftSyntax.stringLiteral(property.name.value) + ": " + SwiftSyntax.stringLiteral($0.value) }
+            }
+            if !renames.isEmpty { arguments.append("renamedProperties: [" + renames.joined(separator: ", ") + "]") }
+            return "EntityMigrationHint(" + arguments.joined(separator: ", ") + ")"
+        }
+        return "MigrationDescription(from: " + SwiftSyntax.stringLiteral(hints.from.value) + ", entities: [\n"
+            + entities.map { "                " + $0 + ",\n" }.joined() + "            ])"
     }
 }

@@ -19,6 +19,9 @@ enum MigrationContext {
                     let method = "migrate\(entity.name)" + (sameTarget ? "From\(old.name)" : "")
                     steps.append(TemplateNode([
                         "from": old.name, "to": version.name, "entity": entity.name,
+                        "fromLiteral": SwiftSyntax.stringLiteral(old.name), "toLiteral": SwiftSyntax.stringLiteral(version.name),
+                        "entityLiteral": SwiftSyntax.stringLiteral(entity.name),
+                        "call": "try migrations.\(method)(from: \(viewType)(values: values))",
                         "requirement": "static func \(method)(from old: \(viewType)) throws -> \(valuesType)?",
                         "view": view(oldEntity, in: old, model: modelName), "values": values(entity, in: version, model: modelName),
                     ]))
@@ -70,7 +73,8 @@ enum MigrationContext {
             return "\(attribute.name): \(type)"
         }.joined(separator: ", ")
         let assignments = attributes.map { "self.\(SwiftSyntax.identifier($0.name)) = \(SwiftSyntax.identifier($0.name))" }
+        let binds = attributes.map { AttributeCode($0, storage: SwiftSyntax.identifier($0.name)).bind }
         return TemplateNode(["namespace": SwiftSyntax.identifier(model + version.name), "name": entity.name + "Values", "entity": entity.name, "version": version.name,
-                             "fields": fields, "parameters": parameters, "assignments": assignments])
+                             "fields": fields, "parameters": parameters, "assignments": assignments, "binds": binds])
     }
 }

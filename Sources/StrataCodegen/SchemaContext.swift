@@ -55,6 +55,7 @@ enum SchemaContext {
                 "namespace": namespace, "plainName": version.name, "nameLiteral": SwiftSyntax.stringLiteral(version.name),
                 "declarations": declarations, "propertyGroups": groups, "references": references,
                 "configurations": configurationsLiteral(model, version),
+                "migrations": version.migrations.sorted { $0.from.value < $1.from.value }.map(DescriptorCode.migration),
             ])
         }
     }

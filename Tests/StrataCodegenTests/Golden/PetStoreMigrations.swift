@@ -20,7 +20,7 @@ extension PetStoreV1 {
 
 extension PetStoreV2 {
     /// What a custom step writes for a `Dog` of PetStore V2.
-    public struct DogValues: Sendable {
+    public struct DogValues: MigrationValues {
         /// `species`.
         public var species: String
         /// `nickname`.
@@ -40,6 +40,15 @@ extension PetStoreV2 {
             self.age = age
             self.legs = legs
         }
+
+        /// Binds the values in the entity's attribute order, for the runtime to store.
+        public func bindColumns(to binder: inout ColumnBinder) {
+            binder.bind(string: species)
+            binder.bind(value: nickname)
+            binder.bind(double: weight)
+            binder.bind(int: age)
+            binder.bind(int16: legs)
+        }
     }
 }
 
@@ -53,4 +62,15 @@ public protocol PetStoreMigrations {
 extension PetStore {
     /// The app's implementation of the custom migration steps.
     public static var migrations: any PetStoreMigrations.Type { PetStoreMigrator.self }
+}
+
+extension PetStore {
+    /// The custom migration steps, each calling the app's implementation.
+    static var customMigrationSteps: [CustomMigrationStep] {
+        var steps: [CustomMigrationStep] = []
+        steps.append(CustomMigrationStep(from: "V1", to: "V2", entity: "Dog") { values throws -> (any MigrationValues)? in
+            try migrations.migrateDog(from: PetStoreV1.DogView(values: values))
+        })
+        return steps
+    }
 }

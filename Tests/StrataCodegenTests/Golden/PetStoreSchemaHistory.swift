@@ -12,6 +12,7 @@ public enum PetStore {
         migrationChain: ["V1", "V2"],
         current: PetStoreV2.version,
         entityTypes: entityTypes,
+        customSteps: customMigrationSteps,
         version: version(named:)
     )
 
@@ -44,8 +45,20 @@ public enum PetStoreV2 {
             PetStoreV2.entityPerson,
             PetStoreV2.entityThumbnail,
         ],
-        configurations: ["Cache": ["Thumbnail"], "Default": ["Person", "Animal", "Dog"]]
+        configurations: ["Cache": ["Thumbnail"], "Default": ["Person", "Animal", "Dog"]],
+        migrations: migrations
     )
+
+    /// Hints for the steps into V2: its `migration:` blocks.
+    static var migrations: [MigrationDescription] {
+        [
+            MigrationDescription(from: "V1", entities: [
+                EntityMigrationHint("Person", renamedProperties: ["displayName": "nickname"]),
+                EntityMigrationHint("Cat", deleted: true),
+                EntityMigrationHint("Dog", custom: true),
+            ]),
+        ]
+    }
 
     /// `Dog` as of V2.
     static var entityDog: EntityDescription {
@@ -107,25 +120,25 @@ public enum PetStoreV2 {
     /// Properties of `Dog` first described in V2.
     enum DogProperties {
         /// `weight` of `Dog` as of V2.
-        static var _weight: AttributeDescription { AttributeDescription("weight", .double) }
+        static var _weight: AttributeDescription { AttributeDescription("weight", .double, default: (0.0 as Double).sqlValue) }
         /// `age` of `Dog` as of V2.
-        static var _age: AttributeDescription { AttributeDescription("age", .int) }
+        static var _age: AttributeDescription { AttributeDescription("age", .int, default: (0 as Int).sqlValue) }
         /// `legs` of `Dog` as of V2.
-        static var _legs: AttributeDescription { AttributeDescription("legs", .int16) }
+        static var _legs: AttributeDescription { AttributeDescription("legs", .int16, default: (4 as Int16).sqlValue) }
     }
 
     /// Properties of `Person` first described in V2.
     enum PersonProperties {
         /// `displayName` of `Person` as of V2.
-        static var _displayName: AttributeDescription { AttributeDescription("displayName", .string, storageKey: "display_name") }
+        static var _displayName: AttributeDescription { AttributeDescription("displayName", .string, storageKey: "display_name", default: ("" as String).sqlValue) }
         /// `createdAt` of `Person` as of V2.
         static var _createdAt: AttributeDescription { AttributeDescription("createdAt", .date) }
         /// `token` of `Person` as of V2.
         static var _token: AttributeDescription { AttributeDescription("token", .uuid) }
         /// `balance` of `Person` as of V2.
-        static var _balance: AttributeDescription { AttributeDescription("balance", .decimal) }
+        static var _balance: AttributeDescription { AttributeDescription("balance", .decimal, default: (Decimal(string: "0", locale: Locale(identifier: "en_US_POSIX"))! as Decimal).sqlValue) }
         /// `isActive` of `Person` as of V2.
-        static var _isActive: AttributeDescription { AttributeDescription("isActive", .bool) }
+        static var _isActive: AttributeDescription { AttributeDescription("isActive", .bool, default: (true as Bool).sqlValue) }
         /// `homepage` of `Person` as of V2.
         static var _homepage: AttributeDescription { AttributeDescription("homepage", .url, optional: true) }
         /// `settings` of `Person` as of V2.
@@ -139,10 +152,10 @@ public enum PetStoreV2 {
         /// `url` of `Thumbnail` as of V2.
         static var _url: AttributeDescription { AttributeDescription("url", .url, required: true, unique: true) }
         /// `width` of `Thumbnail` as of V2.
-        static var _width: AttributeDescription { AttributeDescription("width", .int32) }
+        static var _width: AttributeDescription { AttributeDescription("width", .int32, default: (0 as Int32).sqlValue) }
         /// `height` of `Thumbnail` as of V2.
-        static var _height: AttributeDescription { AttributeDescription("height", .int32) }
+        static var _height: AttributeDescription { AttributeDescription("height", .int32, default: (0 as Int32).sqlValue) }
         /// `scale` of `Thumbnail` as of V2.
-        static var _scale: AttributeDescription { AttributeDescription("scale", .float) }
+        static var _scale: AttributeDescription { AttributeDescription("scale", .float, default: (1.0 as Float).sqlValue) }
     }
 }

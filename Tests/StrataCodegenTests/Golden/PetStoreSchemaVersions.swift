@@ -17,8 +17,14 @@ public enum PetStoreV1 {
             PetStoreV1.entityPerson,
             PetStoreV1.entityThumbnail,
         ],
-        configurations: ["Cache": ["Thumbnail"], "Default": ["Person", "Animal", "Dog"]]
+        configurations: ["Cache": ["Thumbnail"], "Default": ["Person", "Animal", "Dog"]],
+        migrations: migrations
     )
+
+    /// Hints for the steps into V1: its `migration:` blocks.
+    static var migrations: [MigrationDescription] {
+        []
+    }
 
     /// `Animal` as of V1.
     static var entityAnimal: EntityDescription {
@@ -87,7 +93,7 @@ public enum PetStoreV1 {
     /// Properties of `Animal` first described in V1.
     enum AnimalProperties {
         /// `species` of `Animal` as of V1.
-        static var _species: AttributeDescription { AttributeDescription("species", .string) }
+        static var _species: AttributeDescription { AttributeDescription("species", .string, default: ("" as String).sqlValue) }
     }
 
     /// Properties of `Dog` first described in V1.
@@ -103,7 +109,7 @@ public enum PetStoreV1 {
         /// `personID` of `Person` as of V1.
         static var _personID: AttributeDescription { AttributeDescription("personID", .int64, required: true, unique: true) }
         /// `name` of `Person` as of V1.
-        static var _name: AttributeDescription { AttributeDescription("name", .string, indexed: true) }
+        static var _name: AttributeDescription { AttributeDescription("name", .string, indexed: true, default: ("" as String).sqlValue) }
         /// `nickname` of `Person` as of V1.
         static var _nickname: AttributeDescription { AttributeDescription("nickname", .string, optional: true) }
         /// `pets` of `Person` as of V1.
