@@ -9,6 +9,7 @@ let package = Package(
         .plugin(name: "StrataVerifyPlugin", targets: ["StrataVerifyPlugin"]),
         .plugin(name: "StrataLockPlugin", targets: ["StrataLockPlugin"]),
         .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "StrataTesting", targets: ["StrataTesting"]),
         .library(name: "StrataSwiftLog", targets: ["StrataSwiftLog"]),
         .library(name: "StrataSchema", targets: ["StrataSchema"]),
         .library(name: "StrataCodegen", targets: ["StrataCodegen"]),
@@ -54,6 +55,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "StrataTesting",
+            dependencies: ["Strata"]
+        ),
         .testTarget(
             name: "StrataSchemaTests",
             dependencies: ["StrataSchema"]
@@ -82,7 +87,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataEndToEndTests",
-            dependencies: ["Strata"],
+            dependencies: ["Strata", "StrataTesting"],
             exclude: ["Models"],
             plugins: ["StrataPlugin"]
         ),

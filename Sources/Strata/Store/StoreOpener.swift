@@ -112,22 +112,30 @@ enum StoreOpener {
     }
 
     private static func createSchema(_ connection: SQLiteConnection, handle: StorageHandle, core: StackCore) throws(StrataError) {
-        let tables = Set(core.layout.tables.filter { table in table.entities.contains(where: handle.entities.contains) }.map(\.name))
         try connection.execute("BEGIN IMMEDIATE")
         do {
-            for statement in SchemaSQL.create(core.layout, tables: tables) { try connection.execute(statement) }
-            let version = core.history.currentVersion
-            let insert = try connection.prepare("INSERT INTO " + SQLFragment.quote(SchemaSQL.metadataTable) + " (key, value) VALUES (?, ?)")
-            for (key, value) in [("model", core.history.modelName), ("version", version.name), ("lock", version.versionLock.description),
-                                 ("layout", SchemaSQL.layoutFormat), ("configuration", handle.configuration)] {
-                insert.reset()
-                insert.bind([.text(key), .text(value)])
-                try insert.step()
-            }
+            try createSchema(connection, layout: core.layout, model: core.history.modelName, configuration: handle.configuration,
+                             entities: handle.entities)
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
+        }
+    }
+
+    /// Creates the tables of `layout` that hold `entities`, and the metadata naming the model,
+    /// version and configuration; inside the caller's transaction.
+    static func createSchema(_ connection: SQLiteConnection, layout: StoreLayout, model: String, configuration: String,
+                             entities: Set<String>) throws(StrataError) {
+        let tables = Set(layout.tables.filter { table in table.entities.contains(where: entities.contains) }.map(\.name))
+        for statement in SchemaSQL.create(layout, tables: tables) { try connection.execute(statement) }
+        let version = layout.version
+        let insert = try connection.prepare("INSERT INTO " + SQLFragment.quote(SchemaSQL.metadataTable) + " (key, value) VALUES (?, ?)")
+        for (key, value) in [("model", model), ("version", version.name), ("lock", version.versionLock.description),
+                             ("layout", SchemaSQL.layoutFormat), ("configuration", configuration)] {
+            insert.reset()
+            insert.bind([.text(key), .text(value)])
+            try insert.step()
         }
     }
 

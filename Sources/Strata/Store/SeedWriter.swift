@@ -1,0 +1,108 @@
+/// Writes a new store file at any version of a model straight from values, with no classes of
+/// that version: what the `StrataTesting` library seeds old stores with before migrating them.
+///
+/// Package access: apps use it through `StrataTesting`, never directly.
+package final class SeedWriter {
+    private let connection: SQLiteConnection
+    private let layout: StoreLayout
+    private let file: String
+    /// To-many values, written once every row exists.
+    private var pendingToMany: [(owner: Int64, relationship: RelationshipLayout, targets: [Int64])] = []
+    /// One-to-one values, whose other side keeps a foreign key too.
+    private var pendingToOneInverses: [(owner: Int64, relationship: RelationshipLayout, target: Int64)] = []
+
+    /// Creates the file (which must not exist yet) as an empty store of `version`, holding the
+    /// tables of `configuration`, in one transaction that ``finish()`` commits.
+    package init(path: String, history: SchemaHistory, version name: String, configuration: String) throws(StrataError) {
+        guard let version = history.version(named: name) else {
+            throw .unknownStoreVersion(file: path, model: history.modelName, storeVersion: name)
+        }
+        guard let entities = version.entities(ofConfiguration: configuration) else {
+            throw .unknownConfiguration(configuration, available: ["Default"] + version.configurations.keys.sorted().filter { $0 != "Default" })
+        }
+        file = path
+        layout = StoreLayout(version: version, types: [:])
+        connection = try SQLiteConnection(path: path, readOnly: false)
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("BEGIN IMMEDIATE")
+        try StoreOpener.createSchema(connection, layout: layout, model: history.modelName, configuration: configuration, entities: entities)
+    }
+
+    /// Inserts one object: its attributes by property name (stored values; a missing one is
+    /// NULL), its relationships by name (destination ids; to-one takes the first).
+    package func insert(entity name: String, id: Int64, attributes: [String: SQLValue], relationships: [String: [Int64]]) throws(StrataError) {
+        guard let entity = layout.entity(name) else { throw .invalidQuery("the version has no entity '\(name)'") }
+        let known = Set(entity.columns.map(\.property)).union(entity.relationships.map(\.name))
+        if let unknown = (Array(attributes.keys) + Array(relationships.keys)).sorted().first(where: { !known.contains($0) }) {
+            throw .invalidQuery("'\(name)' has no property '\(unknown)' in this version")
+        }
+        var values: [SQLValue] = [.integer(id)]
+        if let code = entity.entityCode { values.append(.integer(code)) }
+        for column in entity.columns {
+            if column.attribute != nil {
+                values.append(attributes[column.property] ?? .null)
+            } else {
+                values.append(relationships[column.property]?.first.map { .integer($0) } ?? .null)
+            }
+        }
+        let statement = try connection.prepare(entity.insertSQL)
+        statement.bind(values)
+        _ = try statement.step()
+        for relationship in layout.relationships[name] ?? [] {
+            guard let targets = relationships[relationship.name] else { continue }
+            if relationship.isToMany {
+                pendingToMany.append((id, relationship, targets))
+            } else if !relationship.inverse.kind.isToMany, let target = targets.first {
+                pendingToOneInverses.append((id, relationship, target))
+            }
+        }
+    }
+
+    /// Writes the to-many relationships and commits the store.
+    package func finish() throws(StrataError) {
+        do {
+            for (owner, relationship, targets) in pendingToMany {
+                for (position, target) in targets.enumerated() {
+                    switch relationship.storage {
+                    case .linkTable:
+                        if let sql = relationship.insertLinkSQL {
+                            try run("INSERT OR REPLACE" + sql.dropFirst("INSERT".count), [.integer(owner), .integer(target), .integer(Int64(position))])
+                        }
+                        // The inverse side keeps its own link rows.
+                        if let inverse = layout.relationships[relationship.destination]?.first(where: { $0.index == relationship.inverseIndex }),
+                           let sql = inverse.insertLinkSQL {
+                            try run("INSERT OR IGNORE" + sql.dropFirst("INSERT".count), [.integer(target), .integer(owner), .integer(0)])
+                        }
+                    case .inverseForeignKey(let column, let order):
+                        guard let table = layout.entity(relationship.destination)?.table else { continue }
+                        var sql = "UPDATE " + SQLFragment.quote(table) + " SET " + SQLFragment.quote(column) + " = ?"
+                        var arguments: [SQLValue] = [.integer(owner)]
+                        if let order {
+                            sql += ", " + SQLFragment.quote(order) + " = ?"
+                            arguments.append(.integer(Int64(position)))
+                        }
+                        try run(sql + " WHERE " + SQLFragment.quote(StoreLayout.idColumn) + " = ?", arguments + [.integer(target)])
+                    case .foreignKey:
+                        continue
+                    }
+                }
+            }
+            for (owner, relationship, target) in pendingToOneInverses {
+                guard let destination = layout.entity(relationship.destination),
+                      let column = destination.column(forProperty: relationship.inverse.name) else { continue }
+                try run("UPDATE " + SQLFragment.quote(destination.table) + " SET " + SQLFragment.quote(column.name) + " = ? WHERE "
+                        + SQLFragment.quote(StoreLayout.idColumn) + " = ?", [.integer(owner), .integer(target)])
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func run(_ sql: String, _ arguments: [SQLValue]) throws(StrataError) {
+        let statement = try connection.prepare(sql)
+        statement.bind(arguments)
+        _ = try statement.step()
+    }
+}

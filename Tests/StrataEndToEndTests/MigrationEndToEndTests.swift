@@ -1,0 +1,88 @@
+import Foundation
+import Strata
+import StrataTesting
+import Synchronization
+import Testing
+
+/// The app's custom step of `Models/Farm`: V3 weighs cows in grams, names them in capitals, and
+/// leaves ghosts behind.
+enum FarmMigrator: FarmMigrations {
+    static func migrateCow(from old: FarmV2.CowView) throws -> FarmV3.CowValues? {
+        guard old.name != "Ghost" else { return nil }
+        return FarmV3.CowValues(name: old.name.uppercased(), grams: Int64((old.weight * 1_000).rounded()), born: old.born)
+    }
+}
+
+/// A store written by the first release, seeded from plain values, opened by the current one.
+@Suite("Migrations end to end")
+@MainActor
+struct MigrationEndToEndTests {
+    static func seedFirstRelease() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-farm-\(UUID().uuidString)/Farm.sqlite")
+        try StoreSeeding.seedStore(at: url, history: Farm.schemaHistory, version: "V1", objects: [
+            SeedObject("Barn", id: 1, ["name": "North", "size": Int32(40)]),
+            SeedObject("Barn", id: 2, ["name": "South"]),
+            SeedObject("Cow", id: 1, ["name": "Daisy", "weight": 512.5], relationships: ["barn": [1], "tags": [1, 2]]),
+            SeedObject("Cow", id: 2, ["name": "Ghost", "weight": 0.0], relationships: ["barn": [1], "tags": [1]]),
+            SeedObject("Cow", id: 3, ["name": "Molly", "weight": 530.25], relationships: ["barn": [2]]),
+            SeedObject("Tag", id: 1, ["label": "calm"]),
+            SeedObject("Tag", id: 2, ["label": "prize"]),
+            SeedObject("Silo", id: 1, ["capacity": Int64(900)]),
+        ])
+        return url
+    }
+
+    @Test func theFirstReleasesStoreOpensInTheCurrentOne() async throws {
+        let url = try Self.seedFirstRelease()
+        let stack = DataStack(Farm.schemaHistory)
+        #expect(try stack.requiredMigrations(for: SQLiteStore(fileURL: url)) == [
+            .lightweight(sourceVersion: "V1", destinationVersion: "V2"), .heavyweight(sourceVersion: "V2", destinationVersion: "V3"),
+        ])
+        let steps = Mutex<[String]>([])
+        try await stack.addStorage(SQLiteStore(fileURL: url)) { progress in
+            steps.withLock { $0.append(progress.isFinished ? "done" : "\(progress.sourceVersion)→\(progress.destinationVersion)") }
+        }
+        #expect(steps.withLock { $0 } == ["V1→V2", "V2→V3", "done"])
+
+        let barns = try stack.fetchAll(From<Barn>().orderBy(.ascending(\.title)))
+        #expect(barns.map(\.title) == ["North", "South"])
+        #expect(barns.map(\.size) == [40, nil])
+        #expect(barns.allSatisfy { $0.painted })
+        let cows = try stack.fetchAll(From<Cow>().orderBy(.ascending(\.name)))
+        #expect(cows.map(\.name) == ["DAISY", "MOLLY"])
+        #expect(cows.map(\.grams) == [512_500, 530_250])
+        #expect(cows.map { $0.barn?.title } == ["North", "South"])
+        #expect(Set(cows[0].tags.map(\.label)) == ["calm", "prize"])
+        let calm = try #require(try stack.fetchOne(From<Tag>().where(\.label == "calm")))
+        #expect(calm.cows.map(\.name) == ["DAISY"])
+        #expect(barns[0].cows.map(\.name) == ["DAISY"])
+        #expect(try stack.fetchCount(From<Field>()) == 0)
+        #expect(try stack.requiredMigrations(for: SQLiteStore(fileURL: url)) == [])
+
+        // The migrated store takes new objects, with ids past the old ones.
+        try await stack.perform { transaction in
+            let cow = transaction.create(Into<Cow>())
+            cow.name = "NEW"
+            cow.barn = try transaction.fetchOne(From<Barn>().where(\.title == "South"))
+        }
+        #expect(try stack.fetchCount(From<Cow>().where(\.barn?.title == "South")) == 2)
+    }
+
+    @Test func addStorageAndWaitLeavesACustomStepToAddStorage() throws {
+        let url = try Self.seedFirstRelease()
+        #expect(throws: StrataError.migrationRequired(file: url.path, storeVersion: "V1", currentVersion: "V3")) {
+            try DataStack(Farm.schemaHistory).addStorageAndWait(SQLiteStore(fileURL: url, localStorageOptions: .allowSynchronousLightweightMigration))
+        }
+    }
+
+    @Test func seedingRefusesWhatTheVersionDoesNotHave() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-farm-\(UUID().uuidString)/Farm.sqlite")
+        #expect(throws: StrataError.invalidQuery("'Barn' has no property 'title' in this version")) {
+            try StoreSeeding.seedStore(at: url, history: Farm.schemaHistory, version: "V1", objects: [SeedObject("Barn", id: 1, ["title": "North"])])
+        }
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(throws: StrataError.unknownStoreVersion(file: url.path, model: "Farm", storeVersion: "V9")) {
+            try StoreSeeding.seedStore(at: url, history: Farm.schemaHistory, version: "V9", objects: [])
+        }
+    }
+}
