@@ -16,6 +16,7 @@ enum DescriptorCode {
             // The stored form of the default, as the runtime's own conversion makes it.
             arguments.append("default: (\(AttributeCode.literal(value, type: attribute.type)) as \(code.publicType.hasSuffix("?") ? String(code.publicType.dropLast()) : code.publicType)).sqlValue")
         }
+        if let initial = attribute.initial { arguments.append("initial: ." + initial.rawValue) }
         return "AttributeDescription(" + arguments.joined(separator: ", ") + ")"
     }
 

@@ -272,4 +272,50 @@ struct SQLCommandTests {
 
         """)
     }
+
+    /// A two-version model whose second version renames an attribute and adds a required one.
+    private func migratingModel(added: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-sql-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let files = [
+            "model.yml": Array("model: Shop\nmigrationChain: [V1, V2]\n".utf8),
+            "V1.yml": Array("version: V1\nentities:\n  Item:\n    attributes:\n      name: String\n".utf8),
+            "V2.yml": Array(("version: V2\nentities:\n  Item:\n    attributes:\n      title: String\n      \(added)\n"
+                             + "migration:\n  from: V1\n  entities:\n    Item:\n      attributes:\n        title: {renamedFrom: name}\n").utf8),
+        ]
+        for (name, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        return folder
+    }
+
+    @Test func sqlPrintsTheMigrationBetweenTwoVersions() throws {
+        let dir = try migratingModel(added: "count: {type: Int32, default: 7}")
+        let run = try runStrata(["sql", dir, "--from", "V1"])
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("""
+        -- Shop V1 → V2 (lightweight)
+        ALTER TABLE "Item" RENAME COLUMN "name" TO "title";
+        ALTER TABLE "Item" ADD COLUMN "count" INTEGER NOT NULL DEFAULT 7;
+        UPDATE "strata_metadata" SET value = ? WHERE key = 'version'; -- bound: 'V2'
+
+        """))
+    }
+
+    @Test func sqlExplainsAStepItCannotInfer() throws {
+        let dir = try migratingModel(added: "count: Int32")
+        let run = try runStrata(["sql", dir, "--from", "V1", "--to", "V2"])
+        #expect(run.status == 2)
+        #expect(run.out == "")
+        #expect(run.err == "error: Shop V1 → V2 cannot be inferred: Item.count is added as a required attribute without a default; "
+                + "give it a default, make it optional, or migrate Item with a custom step\n")
+    }
+
+    @Test func sqlNamesAVersionTheModelDoesNotHaveOrAPathTheChainLacks() throws {
+        let dir = try migratingModel(added: "count: {type: Int32, default: 7}")
+        let unknown = try runStrata(["sql", dir, "--from", "V0"])
+        #expect(unknown.status == 2)
+        #expect(unknown.err == "error: the model has no version 'V0'; it has V1, V2\n")
+        let backwards = try runStrata(["sql", dir, "--from", "V2", "--to", "V1"])
+        #expect(backwards.status == 2)
+        #expect(backwards.err == "error: the migration chain does not lead from V2 to V1\n")
+    }
 }

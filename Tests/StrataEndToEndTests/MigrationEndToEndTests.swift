@@ -86,3 +86,40 @@ struct MigrationEndToEndTests {
         }
     }
 }
+
+/// `strata sql --from --to` prints the plan the runtime makes from the generated descriptors.
+@Suite("Migration SQL agrees with the runtime")
+struct MigrationSQLAgreementTests {
+    static let executable: URL? = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while folder.path != "/" {
+            for name in ["strata", "strata-tool"] where FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent(name).path) {
+                return folder.appendingPathComponent(name)
+            }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }()
+
+    @Test func theCommandPrintsTheStepsTheRuntimeRuns() throws {
+        let executable = try #require(Self.executable, "the strata tool is built beside the tests")
+        let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Models/Farm").path
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["sql", model, "--from", "V1", "--to", "V3"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        var expected = ""
+        for (from, to) in [("V1", "V2"), ("V2", "V3")] {
+            let source = try #require(Farm.schemaHistory.version(named: from))
+            let destination = try #require(Farm.schemaHistory.version(named: to))
+            let plan = try MigrationPlanner(from: source, to: destination).plan()
+            expected += "-- Farm \(from) → \(to) (\(plan.isCustom ? "heavyweight" : "lightweight"))\n" + plan.sqlText
+        }
+        #expect(printed == expected)
+    }
+}

@@ -20,10 +20,11 @@ public struct MigrationStepPlan: Sendable {
     public var sqlText: String {
         operations.map { operation in
             switch operation {
-            case .sql(let statement): return statement.text + ";"
+            case .sql(let statement):
+                return statement.text + ";" + (statement.arguments.isEmpty ? "" : " -- bound: " + statement.arguments.map(\.description).joined(separator: ", "))
             case .customRows(let rows):
-                return "-- custom step: each \(rows.sourceEntity) row of \(rows.sourceTable) becomes a \(rows.entity) row of "
-                    + "\(rows.destinationTable) through the app's migrate\(rows.entity) (or is left out)"
+                return "-- custom step: the app's step for \(rows.entity) turns each \(rows.sourceEntity) row of \(rows.sourceTable) "
+                    + "into a row of \(rows.destinationTable), keeping its id, or leaves it out"
             }
         }.joined(separator: "\n") + "\n"
     }

@@ -44,6 +44,7 @@ struct PlanBuilder {
                 used.insert(name)
                 if name != column.name { renames.append((name, column.name)) }
             case .constant(let value): additions.append((column, value))
+            case .randomUUID: continue  // canAlterInPlace sends these tables to a rebuild
             }
         }
         for column in mapping.oldDefinition.columns where column.name != StoreLayout.idColumn && column.name != StoreLayout.entityColumn
@@ -103,6 +104,8 @@ struct PlanBuilder {
                     case .constant(let value):
                         expressions.append("?")
                         arguments.append(value)
+                    case .randomUUID:
+                        expressions.append("randomblob(16)")
                     }
                 }
                 var text = "INSERT INTO " + Self.q(temporary) + " (" + definition.columns.map { Self.q($0.name) }.joined(separator: ", ")
@@ -198,6 +201,8 @@ struct PlanBuilder {
             bookkeeping.append(Self.sql("INSERT OR REPLACE INTO " + table + " (name, value) SELECT ?, value FROM " + table + " WHERE name = ?",
                                         [.text(Self.temporaryName(pair.to)), .text(pair.from)]))
         }
+        let newNames = Set(planner.newTables.map(\.name))
+        guard !pairs.isEmpty || planner.oldTables.contains(where: { !newNames.contains($0.name) }) else { return }
         let moved = Set(pairs.map(\.to))
         let keep = planner.newTables.map(\.name).filter { !moved.contains($0) } + pairs.map { Self.temporaryName($0.to) }
         bookkeeping.append(Self.sql("DELETE FROM " + table + " WHERE name NOT IN (" + keep.map { _ in "?" }.joined(separator: ", ") + ")",

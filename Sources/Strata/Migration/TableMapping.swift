@@ -1,3 +1,5 @@
+import Foundation
+
 /// How one table of the destination version is filled from one table of the source version:
 /// where each column's values come from, which rows are kept, and whether `ALTER TABLE` can do it
 /// without moving the rows.
@@ -13,6 +15,8 @@ struct TableMapping {
         case column(String, AttributeConversion, fallback: SQLValue?)
         /// The same value in every row: an added column's default, or NULL.
         case constant(SQLValue)
+        /// A new random UUID in each row (an added `initial: uuid` attribute).
+        case randomUUID
     }
 
     let new: TableLayout
@@ -99,6 +103,11 @@ struct TableMapping {
         let custom = planner.customEntities.contains(owner)
         guard let oldColumn else {
             if let value = attribute.defaultValue { return .constant(value) }
+            switch attribute.initialValue {
+            case .now?: return .constant(Date().sqlValue)
+            case .uuid?: return .randomUUID
+            case nil: break
+            }
             if !isRequired || custom { return .constant(.null) }
             throw MigrationPlanningError("\(subject) is added as a required attribute without a default; "
                                          + "give it a default, make it optional, or migrate \(owner) with a custom step")
@@ -139,6 +148,8 @@ struct TableMapping {
                 guard conversion == .none, fallback == nil, let oldColumn = oldDefinition.column(named: name),
                       oldColumn.type == column.type, oldColumn.isRequired == column.isRequired, used.insert(name).inserted else { return false }
                 if name != column.name { targets.insert(column.name) }
+            case .randomUUID:
+                return false
             case .constant(let value):
                 if column.isRequired && (value.isNull || SQLLiteral.literal(value) == nil) { return false }
                 if !column.isRequired, !value.isNull, SQLLiteral.literal(value) == nil { return false }

@@ -67,10 +67,15 @@ public struct AttributeDescription: Sendable, Hashable {
     /// The default value as stored, if the model gives one: what a migration writes into rows that
     /// existed before the attribute did, or that held nil before it became required.
     public let defaultValue: SQLValue?
+    /// The value computed for each new object, if the model gives one: a migration computes it for
+    /// rows that existed before the attribute did (`now`: the time of the migration; `uuid`: a new
+    /// one per row).
+    public let initialValue: InitialValue?
 
     /// Describes an attribute; `storageKey` defaults to the name.
     public init(_ name: String, _ type: AttributeType, storageKey: String? = nil, optional: Bool = false,
-                required: Bool = false, indexed: Bool = false, unique: Bool = false, default defaultValue: SQLValue? = nil) {
+                required: Bool = false, indexed: Bool = false, unique: Bool = false, default defaultValue: SQLValue? = nil,
+                initial initialValue: InitialValue? = nil) {
         self.name = name
         self.storageKey = storageKey ?? name
         self.type = type
@@ -79,5 +84,6 @@ public struct AttributeDescription: Sendable, Hashable {
         self.isIndexed = indexed
         self.isUnique = unique
         self.defaultValue = defaultValue
+        self.initialValue = initialValue
     }
 }

@@ -132,9 +132,9 @@ public enum PetStoreV2 {
         /// `displayName` of `Person` as of V2.
         static var _displayName: AttributeDescription { AttributeDescription("displayName", .string, storageKey: "display_name", default: ("" as String).sqlValue) }
         /// `createdAt` of `Person` as of V2.
-        static var _createdAt: AttributeDescription { AttributeDescription("createdAt", .date) }
+        static var _createdAt: AttributeDescription { AttributeDescription("createdAt", .date, initial: .now) }
         /// `token` of `Person` as of V2.
-        static var _token: AttributeDescription { AttributeDescription("token", .uuid) }
+        static var _token: AttributeDescription { AttributeDescription("token", .uuid, initial: .uuid) }
         /// `balance` of `Person` as of V2.
         static var _balance: AttributeDescription { AttributeDescription("balance", .decimal, default: (Decimal(string: "0", locale: Locale(identifier: "en_US_POSIX"))! as Decimal).sqlValue) }
         /// `isActive` of `Person` as of V2.
