@@ -97,7 +97,8 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(
-            name: "StrataCLITests"
+            name: "StrataCLITests",
+            dependencies: ["Strata", "StrataSchema"]
         ),
     ],
     swiftLanguageModes: [.v6]

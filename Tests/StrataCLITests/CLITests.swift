@@ -300,13 +300,16 @@ struct SQLCommandTests {
         """))
     }
 
-    @Test func sqlExplainsAStepItCannotInfer() throws {
+    @Test func aStepTheRuntimeCannotInferIsAModelError() throws {
         let dir = try migratingModel(added: "count: Int32")
         let run = try runStrata(["sql", dir, "--from", "V1", "--to", "V2"])
         #expect(run.status == 2)
         #expect(run.out == "")
-        #expect(run.err == "error: Shop V1 → V2 cannot be inferred: Item.count is added as a required attribute without a default; "
-                + "give it a default, make it optional, or migrate Item with a custom step\n")
+        #expect(run.err == "\(dir)/V2.yml:8:3: error: V1 → V2 cannot be inferred: attribute Item.count (existing rows need a value: make it optional "
+                + "or give it a default); mark Item 'transform: custom' in the migration block from V1 and implement its step\n")
+        let verify = try runStrata(["verify", dir])
+        #expect(verify.status == 2)
+        #expect(verify.out.contains("V1 → V2 cannot be inferred: attribute Item.count"))
     }
 
     @Test func sqlNamesAVersionTheModelDoesNotHaveOrAPathTheChainLacks() throws {

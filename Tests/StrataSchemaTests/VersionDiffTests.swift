@@ -61,23 +61,23 @@ struct VersionDiffTests {
     }
 
     @Test func everyKindOfChangeIsWeighed() throws {
-        #expect(try plan().text.hasPrefix("Shop V1 → V2: heavyweight, 21 steps (6 heavyweight)\n  ~ Bird: abstract false → true"))
+        #expect(try plan().text.hasPrefix("Shop V1 → V2: heavyweight, 21 steps (5 heavyweight)\n  ~ Bird: abstract false → true"))
         #expect(try plan().steps.map(\.description) == [
             "~ Bird: abstract false → true [heavyweight: existing rows of 'Bird' need a concrete entity]",
             "* entity Dog: custom transform [heavyweight: the app supplies this step]",
             "~ Dog.master: destination Person → Human [heavyweight: links must be remapped to the new destination]",
             "+ entity Fish [lightweight]",
             "→ entity Person renamed to Human [lightweight]",
-            "~ Human.code: type String → Double [heavyweight: existing values must be converted]",
+            "~ Human.code: type String → Double [heavyweight: existing values could lose information]",
             "~ Human.code: unique false → true [lightweight: fails if existing rows repeat a value]",
             "→ attribute Human.label: name nickname → label [lightweight: Swift name only]",
             "~ Human.name: optional true → false [lightweight: nil values take the default]",
             "~ Human.name: default none → \"?\" [lightweight: applies to new objects]",
             "~ Human.name: indexed false → true [lightweight]",
-            "~ Human.rank: type Int32 → String [heavyweight: existing values must be converted]",
+            "~ Human.rank: type Int32 → String [lightweight: every old value converts without loss]",
             "~ Human.rank: optional false → true [lightweight]",
             "→ attribute Human.years: name age → years [lightweight: column renamed]",
-            "~ Human.years: type Int16 → Int64 [lightweight: every old value fits]",
+            "~ Human.years: type Int16 → Int64 [lightweight: every old value converts without loss]",
             "+ attribute Human.email [heavyweight: existing rows need a value: make it optional or give it a default]",
             "+ attribute Human.phone [lightweight]",
             "~ Human.pets: kind unordered → ordered [lightweight]",

@@ -18,9 +18,9 @@ struct AttributeDiff {
             add(.renameAttribute, "storageKey", old.storageKey, new.storageKey, .lightweight)
         }
         if old.type != new.type {
-            let widening = Self.isWidening(old.type, new.type)
-            add(.changeAttribute, "type", old.type.rawValue, new.type.rawValue, widening ? .lightweight : .heavyweight,
-                widening ? "every old value fits" : "existing values must be converted")
+            let lossless = Self.isLossless(old.type, new.type)
+            add(.changeAttribute, "type", old.type.rawValue, new.type.rawValue, lossless ? .lightweight : .heavyweight,
+                lossless ? "every old value converts without loss" : "existing values could lose information")
         }
         if old.isOptional != new.isOptional {
             if new.isOptional {
@@ -51,10 +51,22 @@ struct AttributeDiff {
         return steps
     }
 
-    /// Integer widenings keep every value: Int16 → Int32 → Int64/Int, and Int64 ↔ Int.
-    static func isWidening(_ from: AttributeType, _ to: AttributeType) -> Bool {
-        let width: [AttributeType: Int] = [.int16: 16, .int32: 32, .int64: 64, .int: 64]
-        guard let a = width[from], let b = width[to] else { return false }
-        return a <= b
+    /// Whether every value of `from` converts to `to` without loss: wider integers (Bool counts as
+    /// the narrowest), integers to Double (and Bool or Int16 to Float), integers to String or
+    /// Decimal, Float to Double, Date and Double either way (both seconds), Decimal or URL to
+    /// String, UUID to Data. The runtime's `AttributeConversion` infers exactly these.
+    static func isLossless(_ from: AttributeType, _ to: AttributeType) -> Bool {
+        if from == to { return true }
+        let rank: [AttributeType: Int] = [.bool: 1, .int16: 2, .int32: 3, .int64: 4, .int: 4]
+        if let a = rank[from] {
+            if let b = rank[to] { return a <= b }
+            switch to {
+            case .double, .string, .decimal: return true
+            case .float: return a <= 2
+            default: return false
+            }
+        }
+        let pairs: Set<[AttributeType]> = [[.float, .double], [.date, .double], [.double, .date], [.decimal, .string], [.url, .string], [.uuid, .data]]
+        return pairs.contains([from, to])
     }
 }

@@ -12,6 +12,9 @@ public enum ModelValidator {
             MigrationHintValidator(model: model, version: version).validate(into: &diagnostics)
         }
         ConfigurationValidator.validate(model, into: &diagnostics)
+        if !diagnostics.all.contains(where: { $0.severity == .error }) {
+            MigrationStepValidator.validate(model, into: &diagnostics)
+        }
         GeneratedNameValidator.validate(model, into: &diagnostics)
         return diagnostics.all
     }
