@@ -16,7 +16,9 @@ enum MigrationSupport {
     static func history(_ versions: [ModelVersion], current: String, chain: MigrationChain? = nil,
                         customSteps: [CustomMigrationStep] = []) -> SchemaHistory {
         let names = Set(versions.first { $0.name == current }?.entities.map(\.name) ?? [])
-        let types: [StrataObject.Type] = [BarnRow.self, CowRow.self, TagRow.self, ShedRow.self, FieldRow.self].filter { names.contains($0.entityName) }
+        // The hierarchy tests borrow the Zoo model's Animal, Dog and Cat classes.
+        let types: [StrataObject.Type] = [BarnRow.self, CowRow.self, TagRow.self, ShedRow.self, FieldRow.self, HenRow.self, Animal.self, Dog.self, Cat.self]
+            .filter { names.contains($0.entityName) }
         return SchemaHistory(model: "Farm", versions: versions, migrationChain: chain ?? MigrationChain(versions.map(\.name)), current: current,
                              entityTypes: types, customSteps: customSteps)
     }
@@ -60,3 +62,4 @@ final class CowRow: StrataObject { override class var entityName: String { "Cow"
 final class TagRow: StrataObject { override class var entityName: String { "Tag" } }
 final class ShedRow: StrataObject { override class var entityName: String { "Shed" } }
 final class FieldRow: StrataObject { override class var entityName: String { "Field" } }
+final class HenRow: StrataObject { override class var entityName: String { "Hen" } }

@@ -302,6 +302,96 @@ struct MigrationTests {
         }
         #expect(try M.contents(url) == before)
     }
+
+    // MARK: Hierarchies, indexes and relationships
+
+    static let animal = EntityDescription("Animal", abstract: true, attributes: [AttributeDescription("name", .string)])
+    static let dog = EntityDescription("Dog", parent: "Animal", attributes: [AttributeDescription("barks", .bool, default: .integer(1))])
+    static let hen = EntityDescription("Hen", parent: "Animal", attributes: [AttributeDescription("eggs", .int32, default: .integer(0))])
+    static let pets = M.version("V1", [animal, dog, hen], mark: 1)
+
+    private func seedPets(_ url: URL) throws {
+        // Codes in V1: Animal 1, Dog 2, Hen 3.
+        try M.seed(url, version: Self.pets, rows: [
+            ("Animal", ["strata_id": .integer(1), "strata_entity": .integer(2), "name": .text("Rex"), "barks": .integer(1)]),
+            ("Animal", ["strata_id": .integer(2), "strata_entity": .integer(3), "name": .text("Ada"), "eggs": .integer(6)]),
+        ])
+    }
+
+    @Test func aNewSubentityRenumbersTheOthersInPlace() async throws {
+        let cat = EntityDescription("Cat", parent: "Animal", attributes: [AttributeDescription("lives", .int16, default: .integer(9))])
+        let v2 = M.version("V2", [Self.animal, cat, Self.dog, Self.hen], mark: 2)
+        let sql = try plan(to: v2, from: Self.pets)
+        #expect(sql.contains("UPDATE \"Animal\" SET \"strata_entity\" = CASE \"strata_entity\" WHEN ? THEN ? WHEN ? THEN ? WHEN ? THEN ? END; "
+                             + "-- bound: 1, 1, 2, 3, 3, 4"))
+        #expect(!sql.contains("INSERT INTO"))
+        let url = temporaryStoreURL("Farm.sqlite")
+        try seedPets(url)
+        try await DataStack(M.history([Self.pets, v2], current: "V2")).addStorage(SQLiteStore(fileURL: url))
+        // Codes in V2: Animal 1, Cat 2, Dog 3, Hen 4.
+        #expect(try M.query(url, "SELECT name, strata_entity, lives FROM Animal ORDER BY strata_id") == [
+            [.text("Rex"), .integer(3), .integer(9)], [.text("Ada"), .integer(4), .integer(9)],
+        ])
+    }
+
+    @Test func anEntityLeavingItsHierarchyTakesItsRowsToItsOwnTable() async throws {
+        let dog = EntityDescription("Dog", attributes: [AttributeDescription("name", .string), AttributeDescription("barks", .bool, default: .integer(1))])
+        let v2 = M.version("V2", [Self.animal, dog, Self.hen], mark: 2)
+        let url = temporaryStoreURL("Farm.sqlite")
+        try seedPets(url)
+        try await DataStack(M.history([Self.pets, v2], current: "V2")).addStorage(SQLiteStore(fileURL: url))
+        #expect(try M.query(url, "SELECT strata_id, name, barks FROM Dog") == [[.integer(1), .text("Rex"), .integer(1)]])
+        #expect(try M.query(url, "SELECT strata_id, strata_entity, name, eggs FROM Animal") == [[.integer(2), .integer(2), .text("Ada"), .integer(6)]])
+    }
+
+    @Test func indexesFollowTheModel() async throws {
+        let cow = EntityDescription("Cow", attributes: [AttributeDescription("name", .string, unique: true), Self.cowV1.attributes[1]],
+                                    relationships: Self.cowV1.relationships)
+        let v2 = M.version("V2", [Self.barnV1, cow, Self.tagV1], mark: 2)
+        let sql = try plan(to: v2)
+        #expect(sql.contains("DROP INDEX \"strata_index_Cow_1\""))
+        #expect(sql.contains("CREATE UNIQUE INDEX \"strata_unique_Cow_1\" ON \"Cow\" (\"name\")"))
+        let url = try await migrate(to: v2)
+        #expect(try M.query(url, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Cow' ORDER BY name")
+                == [[.text("strata_index_Cow_2")], [.text("strata_unique_Cow_1")]])
+    }
+
+    @Test func aUniqueIndexOverRepeatedValuesFailsTheMigrationCleanly() async throws {
+        let barn = EntityDescription("Barn", attributes: [AttributeDescription("name", .string), AttributeDescription("size", .int32, optional: true),
+                                                          AttributeDescription("built", .int16, unique: true)],
+                                     relationships: Self.barnV1.relationships)
+        let v2 = M.version("V2", [barn, Self.cowV1, Self.tagV1], mark: 2)
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        let connection = try SQLiteConnection(path: url.path, readOnly: false)
+        try connection.execute("UPDATE Barn SET built = 1990")
+        let before = try M.contents(url)
+        let stack = DataStack(M.history([Self.v1, v2], current: "V2"))
+        await #expect {
+            try await stack.addStorage(SQLiteStore(fileURL: url))
+        } throws: { error in
+            "\(error)".hasPrefix("migrating '\(url.path)' from 'V1' to 'V2' failed, and the store was left as it was: SQLite error 2067: UNIQUE constraint failed: Barn.built")
+        }
+        #expect(try M.contents(url) == before)
+    }
+
+    @Test func renamedRelationshipsKeepTheirLinks() async throws {
+        let cow = EntityDescription("Cow", attributes: Self.cowV1.attributes, relationships: [
+            RelationshipDescription("home", destination: "Barn", inverse: "cows"),
+            RelationshipDescription("labels", destination: "Tag", inverse: "cows", kind: .unordered),
+        ])
+        let barn = EntityDescription("Barn", attributes: Self.barnV1.attributes,
+                                     relationships: [RelationshipDescription("cows", destination: "Cow", inverse: "home", kind: .unordered)])
+        let tag = EntityDescription("Tag", attributes: Self.tagV1.attributes,
+                                    relationships: [RelationshipDescription("cows", destination: "Cow", inverse: "labels", kind: .unordered)])
+        let v2 = M.version("V2", [barn, cow, tag], mark: 2, migrations: [
+            MigrationDescription(from: "V1", entities: [EntityMigrationHint("Cow", renamedProperties: ["home": "barn", "labels": "tags"])]),
+        ])
+        let url = try await migrate(to: v2)
+        #expect(try M.query(url, "SELECT home FROM Cow ORDER BY strata_id") == [[.integer(1)], [.integer(1)], [.integer(2)]])
+        #expect(try M.query(url, "SELECT owner, target FROM strata_link_Cow_3_labels ORDER BY owner") == [[.integer(1), .integer(1)], [.integer(3), .integer(2)]])
+        #expect(try M.query(url, "SELECT count(*) FROM sqlite_master WHERE name = 'strata_link_Cow_3_tags'") == [[.integer(0)]])
+    }
 }
 
 /// Progress values collected from the writer queue.
