@@ -392,6 +392,48 @@ struct MigrationTests {
         #expect(try M.query(url, "SELECT owner, target FROM strata_link_Cow_3_labels ORDER BY owner") == [[.integer(1), .integer(1)], [.integer(3), .integer(2)]])
         #expect(try M.query(url, "SELECT count(*) FROM sqlite_master WHERE name = 'strata_link_Cow_3_tags'") == [[.integer(0)]])
     }
+
+    // MARK: Progress
+
+    @Test func progressArrivesAsAStreamAndAsAFoundationProgress() async throws {
+        let barn = EntityDescription("Barn", attributes: Self.barnV1.attributes + [AttributeDescription("color", .string, optional: true)],
+                                     relationships: Self.barnV1.relationships)
+        let v2 = M.version("V2", [barn, Self.cowV1, Self.tagV1], mark: 2)
+        let custom = M.version("V3", [barn, Self.cowV1, Self.tagV1], mark: 3, migrations: [
+            MigrationDescription(from: "V2", entities: [EntityMigrationHint("Cow", custom: true)]),
+        ])
+        let stepV3 = CustomMigrationStep(from: "V2", to: "V3", entity: "Cow") { old in
+            guard case .text(let name) = old["name"], case .real(let weight) = old["weight"] else { return nil }
+            return CowValues(name: name, weight: weight)
+        }
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        let stack = DataStack(M.history([Self.v1, v2, custom], current: "V3", customSteps: [stepV3]))
+        var values: [MigrationProgress] = []
+        for try await value in stack.addStorageWithProgress(SQLiteStore(fileURL: url)) { values.append(value) }
+        #expect(values.map(\.step) == [0, 1, 2])
+        #expect(values.map(\.fractionCompleted) == [0, 0.5, 1])
+        #expect(values.last?.isFinished == true)
+        #expect(try M.query(url, "SELECT count(*) FROM Cow") == [[.integer(3)]])
+
+        let other = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(other)
+        let progress = Progress(totalUnitCount: 0)
+        try await DataStack(M.history([Self.v1, v2, custom], current: "V3", customSteps: [stepV3]))
+            .addStorage(SQLiteStore(fileURL: other), reportingTo: progress)
+        #expect(progress.totalUnitCount == 2_000)
+        #expect(progress.completedUnitCount == 2_000)
+    }
+
+    @Test func theStreamThrowsWhatAddingThrows() async throws {
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        let stack = DataStack(M.history([Self.v1, Self.customV2()], current: "V2"))
+        await #expect(throws: StrataError.migrationFailed(file: url.path, from: "V1", to: "V2",
+                                                          reason: "the app has no custom step for Cow; implement it in its FarmMigrator")) {
+            for try await _ in stack.addStorageWithProgress(SQLiteStore(fileURL: url)) {}
+        }
+    }
 }
 
 /// Progress values collected from the writer queue.

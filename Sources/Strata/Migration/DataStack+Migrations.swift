@@ -24,3 +24,33 @@ extension DataStack {
         }
     }
 }
+
+extension DataStack {
+    /// Adds `storage` as ``addStorage(_:progress:)`` does, reporting the migration as a stream:
+    /// a value as each step starts and as a custom step's rows advance, a last one with
+    /// `isFinished` once the storage is ready, then the end of the stream. A store that needs no
+    /// migration yields nothing. The stream throws the ``StrataError`` adding it throws.
+    public func addStorageWithProgress<S: StorageInterface>(_ storage: S) -> AsyncThrowingStream<MigrationProgress, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await self.addStorage(storage) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Adds `storage` as ``addStorage(_:progress:)`` does, reporting to a Foundation `Progress`:
+    /// its total becomes 1,000 units per step, and its completed units follow the migration.
+    @discardableResult
+    public func addStorage<S: StorageInterface>(_ storage: S, reportingTo progress: Progress) async throws(StrataError) -> S {
+        try await addStorage(storage) { value in
+            progress.totalUnitCount = Int64(max(value.stepCount, 1)) * 1_000
+            progress.completedUnitCount = Int64((value.fractionCompleted * Double(progress.totalUnitCount)).rounded())
+        }
+    }
+}

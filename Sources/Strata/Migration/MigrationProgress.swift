@@ -13,11 +13,27 @@ public struct MigrationProgress: Sendable, Hashable {
     public let entity: String?
     /// Rows of `entity` done so far.
     public let rowsDone: Int
+    /// Rows of `entity` in all (0 when no custom step is running).
+    public let rowCount: Int
     /// Whether the whole migration is done (and committed).
     public let isFinished: Bool
 
-    /// The share of the steps done, from 0 to 1.
+    /// The share of the work done, from 0 to 1: whole steps, and the rows of the running custom step.
     public var fractionCompleted: Double {
-        stepCount == 0 || isFinished ? 1 : Double(step) / Double(stepCount)
+        if stepCount == 0 || isFinished { return 1 }
+        let rows = rowCount > 0 ? Double(rowsDone) / Double(rowCount) : 0
+        return min(1, (Double(step) + rows) / Double(stepCount))
+    }
+
+    init(step: Int, stepCount: Int, sourceVersion: String, destinationVersion: String, entity: String? = nil, rowsDone: Int = 0,
+         rowCount: Int = 0, isFinished: Bool = false) {
+        self.step = step
+        self.stepCount = stepCount
+        self.sourceVersion = sourceVersion
+        self.destinationVersion = destinationVersion
+        self.entity = entity
+        self.rowsDone = rowsDone
+        self.rowCount = rowCount
+        self.isFinished = isFinished
     }
 }

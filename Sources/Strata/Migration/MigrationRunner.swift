@@ -24,7 +24,7 @@ struct MigrationRunner {
         }
         if let last = plans.last {
             progress?(MigrationProgress(step: total, stepCount: total, sourceVersion: last.sourceVersion, destinationVersion: last.destinationVersion,
-                                        entity: nil, rowsDone: 0, isFinished: true))
+                                        isFinished: true))
         }
     }
 
@@ -52,7 +52,7 @@ struct MigrationRunner {
 
     private func run(_ plan: MigrationStepPlan, stepIndex: Int, stepCount: Int) throws(StrataError) {
         progress?(MigrationProgress(step: stepIndex, stepCount: stepCount, sourceVersion: plan.sourceVersion,
-                                    destinationVersion: plan.destinationVersion, entity: nil, rowsDone: 0, isFinished: false))
+                                    destinationVersion: plan.destinationVersion))
         for operation in plan.operations {
             switch operation {
             case .sql(let statement):
@@ -88,7 +88,13 @@ struct MigrationRunner {
             + columns.map { _ in "?" }.joined(separator: ", ") + ")"
         let reader: SQLiteStatement
         let insert: SQLiteStatement
+        var rowCount = 0
         do {
+            if progress != nil {
+                let count = try connection.prepare("SELECT count(*) FROM (" + select + ")")
+                count.bind((rows.sourceCodes ?? []).map { .integer($0) })
+                if try count.step() { rowCount = Int(count.row.int64(0)) }
+            }
             reader = try connection.prepare(select)
             reader.bind((rows.sourceCodes ?? []).map { .integer($0) })
             insert = try connection.prepare(insertSQL)
@@ -124,7 +130,7 @@ struct MigrationRunner {
             do { _ = try insert.step() } catch { throw failure("\(error)") }
             if done % 1_000 == 0 {
                 progress?(MigrationProgress(step: stepIndex, stepCount: stepCount, sourceVersion: plan.sourceVersion,
-                                            destinationVersion: plan.destinationVersion, entity: rows.entity, rowsDone: done, isFinished: false))
+                                            destinationVersion: plan.destinationVersion, entity: rows.entity, rowsDone: done, rowCount: rowCount))
             }
         }
     }
