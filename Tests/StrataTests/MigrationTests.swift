@@ -434,6 +434,75 @@ struct MigrationTests {
             for try await _ in stack.addStorageWithProgress(SQLiteStore(fileURL: url)) {}
         }
     }
+
+    // MARK: Bad input
+
+    static let widerBarn = M.version("V2", [
+        EntityDescription("Barn", attributes: [AttributeDescription("name", .string), AttributeDescription("size", .double, optional: true),
+                                               AttributeDescription("built", .int16)], relationships: barnV1.relationships),
+        cowV1, tagV1,
+    ], mark: 2)
+
+    @Test func aDiskThatFillsDuringTheMigrationLeavesTheStoreAsItWas() throws {
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        let before = try M.contents(url)
+        let history = M.history([Self.v1, Self.widerBarn], current: "V2")
+        let connection = try SQLiteConnection(path: url.path, readOnly: false)
+        // The file may not grow by a page: rebuilding Barn needs several.
+        let pages = try StoreOpener.rows(connection, "PRAGMA page_count")[0][0]
+        try connection.execute("PRAGMA max_page_count = \(pages)")
+        let plans = try MigrationRunner.plans(["V1", "V2"], history: history, configuration: "Default", file: url.path)
+        #expect {
+            try MigrationRunner(connection: connection, history: history, file: url.path, progress: nil).run(plans)
+        } throws: { error in
+            "\(error)".hasPrefix("migrating '\(url.path)' from 'V1' to 'V2' failed, and the store was left as it was: SQLite error 13: database or disk is full")
+        }
+        #expect(try M.contents(url) == before)
+    }
+
+    @Test func aStoreWhoseWriteLockIsHeldElsewhereIsNotTouched() async throws {
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        let holder = try SQLiteConnection(path: url.path, readOnly: false, busyTimeoutMilliseconds: 0)
+        try holder.execute("BEGIN IMMEDIATE")
+        let history = M.history([Self.v1, Self.widerBarn], current: "V2")
+        let connection = try SQLiteConnection(path: url.path, readOnly: false, busyTimeoutMilliseconds: 0)
+        let plans = try MigrationRunner.plans(["V1", "V2"], history: history, configuration: "Default", file: url.path)
+        #expect(throws: StrataError.migrationFailed(file: url.path, from: "V1", to: "V2", reason: "the store's write lock is held by another "
+                                                    + "connection (SQLite error 5: database is locked (in: BEGIN IMMEDIATE))")) {
+            try MigrationRunner(connection: connection, history: history, file: url.path, progress: nil).run(plans)
+        }
+        try holder.execute("ROLLBACK")
+        #expect(try M.query(url, "SELECT value FROM strata_metadata WHERE key = 'version'") == [[.text("V1")]])
+    }
+
+    @Test func aTruncatedStoreIsNamedAndLeftAlone() async throws {
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        _ = try M.query(url, "PRAGMA wal_checkpoint(TRUNCATE)")
+        var bytes = try Data(contentsOf: url)
+        bytes = bytes.prefix(bytes.count / 2)
+        try bytes.write(to: url)
+        let stack = DataStack(M.history([Self.v1, Self.widerBarn], current: "V2"))
+        await #expect {
+            try await stack.addStorage(SQLiteStore(fileURL: url))
+        } throws: { error in
+            guard case StrataError.notAStore(let file, let reason) = error else { return false }
+            return file == url.path && reason.hasPrefix("the file is not a SQLite database")
+        }
+        #expect(try Data(contentsOf: url) == bytes)
+    }
+
+    @Test func aStoreOfAnotherModelIsRefusedUntouched() async throws {
+        let url = temporaryStoreURL("Farm.sqlite")
+        try DataStack(Zoo.schemaHistory).addStorageAndWait(SQLiteStore(fileURL: url))
+        let before = try M.contents(url)
+        await #expect(throws: StrataError.differentModel(file: url.path, storeModel: "Zoo", expectedModel: "Farm")) {
+            try await DataStack(M.history([Self.v1, Self.widerBarn], current: "V2")).addStorage(SQLiteStore(fileURL: url))
+        }
+        #expect(try M.contents(url) == before)
+    }
 }
 
 /// Progress values collected from the writer queue.

@@ -12,7 +12,13 @@ struct MigrationRunner {
     /// anything is written, so a step that cannot be inferred changes nothing).
     func run(_ plans: [MigrationStepPlan]) throws(StrataError) {
         let total = plans.count
-        try connection.execute("BEGIN IMMEDIATE")
+        guard let first = plans.first, let last = plans.last else { return }
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            throw .migrationFailed(file: file, from: first.sourceVersion, to: last.destinationVersion,
+                                   reason: "the store's write lock is held by another connection (\(error))")
+        }
         do {
             for (index, plan) in plans.enumerated() {
                 try run(plan, stepIndex: index, stepCount: total)
@@ -22,10 +28,8 @@ struct MigrationRunner {
             try? connection.execute("ROLLBACK")
             throw error
         }
-        if let last = plans.last {
-            progress?(MigrationProgress(step: total, stepCount: total, sourceVersion: last.sourceVersion, destinationVersion: last.destinationVersion,
-                                        isFinished: true))
-        }
+        progress?(MigrationProgress(step: total, stepCount: total, sourceVersion: last.sourceVersion, destinationVersion: last.destinationVersion,
+                                    isFinished: true))
     }
 
     /// The plan of each step of `path` (`[V1, V2, V3]` has two).
