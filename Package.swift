@@ -59,6 +59,12 @@ let package = Package(
             name: "StrataTesting",
             dependencies: ["Strata"]
         ),
+        // A child process the crash tests kill with SIGKILL; not a product.
+        .executableTarget(
+            name: "strata-crash-child",
+            dependencies: ["Strata", "StrataTesting", "CSQLite"],
+            path: "Sources/StrataCrashChild"
+        ),
         .testTarget(
             name: "StrataSchemaTests",
             dependencies: ["StrataSchema"]

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// A migration killed with SIGKILL at a random moment leaves the store whole at its old version,
+/// and the next open migrates it. Each round copies a seeded store, starts `strata-crash-child
+/// migrate` on it, kills it, and checks what is left. `STRATA_CRASH_ROUNDS` sets the number of
+/// rounds (`Scripts/crash-test.sh` runs hundreds).
+@Suite("Migrations killed midway")
+struct MigrationCrashTests {
+    static let cows = 60_000
+    static let rounds = ProcessInfo.processInfo.environment["STRATA_CRASH_ROUNDS"].flatMap(Int.init) ?? 8
+
+    /// The child executable, built beside the tests.
+    static let child: URL? = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("strata-crash-child")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }()
+
+    /// Runs the child to the end; returns what it printed.
+    private func run(_ arguments: [String]) throws -> String {
+        let process = try launch(arguments)
+        let output = process.output.fileHandleForReading.readDataToEndOfFile()
+        process.process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func launch(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
+        guard let child = Self.child else { throw CrashTestError.childNotBuilt }
+        let process = Process()
+        process.executableURL = child
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, output)
+    }
+
+    @Test func aKilledMigrationLeavesTheOldVersionWholeAndMigratesNextTime() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pristine = folder.appendingPathComponent("pristine.sqlite")
+        _ = try run(["seed", pristine.path, String(Self.cows)])
+        #expect(try run(["check", pristine.path]) == "V1 \(Self.cows) \(Self.cows) ok")
+        // How long a whole migration takes here, so kills land before, during and after it.
+        let timing = folder.appendingPathComponent("timing.sqlite")
+        try FileManager.default.copyItem(at: pristine, to: timing)
+        let start = Date()
+        #expect(try run(["migrate", timing.path]) == "migrated")
+        let duration = max(Date().timeIntervalSince(start), 0.05)
+        let migrated = Self.cows - Self.cows / 10
+        var generator = SystemRandomNumberGenerator()
+        var killedMidway = 0
+        for round in 0..<Self.rounds {
+            let store = folder.appendingPathComponent("round-\(round).sqlite")
+            try FileManager.default.copyItem(at: pristine, to: store)
+            let child = try launch(["migrate", store.path])
+            usleep(UInt32(Double.random(in: 0...(duration * 1.2), using: &generator) * 1_000_000))
+            kill(child.process.processIdentifier, SIGKILL)
+            child.process.waitUntilExit()
+            let state = try run(["check", store.path])
+            #expect(state == "V1 \(Self.cows) \(Self.cows) ok" || state == "V3 \(migrated) \(migrated) ok", "round \(round): \(state)")
+            if state.hasPrefix("V1") { killedMidway += 1 }
+            #expect(try run(["migrate", store.path]) == "migrated")
+            #expect(try run(["check", store.path]) == "V3 \(migrated) \(migrated) ok", "round \(round) after migrating again")
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
+        }
+        print("MigrationCrashTests: \(Self.rounds) rounds, \(killedMidway) killed before the migration committed, migration \(Int(duration * 1000)) ms")
+    }
+}
+
+private enum CrashTestError: Error, CustomStringConvertible {
+    case childNotBuilt
+    var description: String { "strata-crash-child was not found beside the tests; it is built with the package" }
+}
