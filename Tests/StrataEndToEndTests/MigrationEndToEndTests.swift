@@ -4,15 +4,6 @@ import StrataTesting
 import Synchronization
 import Testing
 
-/// The app's custom step of `Models/Farm`: V3 weighs cows in grams, names them in capitals, and
-/// leaves ghosts behind.
-enum FarmMigrator: FarmMigrations {
-    static func migrateCow(from old: FarmV2.CowView) throws -> FarmV3.CowValues? {
-        guard old.name != "Ghost" else { return nil }
-        return FarmV3.CowValues(name: old.name.uppercased(), grams: Int64((old.weight * 1_000).rounded()), born: old.born)
-    }
-}
-
 /// A store written by the first release, seeded from plain values, opened by the current one.
 @Suite("Migrations end to end")
 @MainActor

@@ -12,7 +12,7 @@ struct SampleModelTests {
         let report = VerifyReport(directory: Self.directory)
         #expect(report.diagnostics.isEmpty)
         #expect(report.exitCode == 0)
-        #expect(report.text == "PetStore: 2 versions, 2 sealed; verified\n")
+        #expect(report.text == "PetStore: 3 versions, 3 sealed; verified\n")
     }
 
     @Test func usesEveryAttributeType() throws {
