@@ -15,7 +15,7 @@ protocol Contender: Sendable {
 /// `STRATA_BENCH_CONTENDERS=strata,raw` limits the run (for profiling one contender).
 let selected = ProcessInfo.processInfo.environment["STRATA_BENCH_CONTENDERS"].map { Set($0.split(separator: ",").map(String.init)) }
 let contenders: [any Contender] = [StrataContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
-let allWorkloads = ["insert", "import", "fetch", "small-queries", "aggregate"]
+let allWorkloads = ["insert", "import", "fetch", "small-queries", "aggregate"] + MigrationBench.workloads
 let arguments = Array(CommandLine.arguments.dropFirst())
 let workloads = arguments.isEmpty ? allWorkloads : arguments
 for workload in workloads where !allWorkloads.contains(workload) {
@@ -26,14 +26,54 @@ let rounds = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_ROUNDS"] ?? "
 
 /// Each contender's database, filled once by its own insert, for the read workloads.
 var prepared: [String: String] = [:]
-for contender in contenders {
+for contender in contenders where workloads.contains(where: { ["fetch", "small-queries", "aggregate"].contains($0) }) {
     let path = Scratch.path("\(contender.name)-read")
     _ = try await contender.insert(Row.all, path: path)
     prepared[contender.name] = path
 }
 
 var failed = false
-for workload in workloads {
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+// Migration workloads: Strata and the same SQL by hand; GRDB takes no part (its migrations are
+// the app's own SQL, which is what the raw contender is).
+for workload in workloads where MigrationBench.workloads.contains(workload) {
+    let model = MigrationBench.model(workload)
+    let seed = try await MigrationBench.seed(workload, model: model)
+    var timings: [String: [Double]] = [:]
+    var checksums: [String: Checksum] = [:]
+    for _ in 0..<rounds {
+        for contender in ["strata", "raw"] where selected?.contains(contender) ?? true {
+            let path = try MigrationBench.copy(seed, for: contender)
+            let start = ContinuousClock.now
+            if contender == "strata" {
+                try await MigrationBench.strata(model, path: path)
+            } else {
+                MigrationBench.raw(workload, model: model, path: path)
+            }
+            timings[contender, default: []].append(milliseconds(ContinuousClock.now - start))
+            checksums[contender] = MigrationBench.checksum(workload, path: path)
+        }
+    }
+    if let reference = checksums["raw"], let strata = checksums["strata"], strata != reference {
+        print("MISMATCH workload=\(workload) contender=strata got \(strata) expected \(reference)")
+        failed = true
+    }
+    let rawMedian = timings["raw"].map(median) ?? 0
+    for contender in ["strata", "raw"] {
+        guard let values = timings[contender] else { continue }
+        let value = median(values)
+        print("BENCH workload=\(workload) contender=\(contender) median_ms=\(String(format: "%.2f", value)) ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0))")
+    }
+}
+
+for workload in workloads where !MigrationBench.workloads.contains(workload) {
     var timings: [String: [Double]] = [:]
     var checksums: [String: Checksum] = [:]
     // Interleave contenders round by round so machine noise hits all of them alike.
@@ -57,7 +97,7 @@ for workload in workloads {
             default: checksum = try await contender.aggregate(path: prepared[contender.name]!)
             }
             let elapsed = ContinuousClock.now - start
-            timings[contender.name, default: []].append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            timings[contender.name, default: []].append(milliseconds(elapsed))
             checksums[contender.name] = checksum
         }
     }
@@ -65,10 +105,6 @@ for workload in workloads {
     for (name, checksum) in checksums.sorted(by: { $0.key < $1.key }) where reference != nil && checksum != reference {
         print("MISMATCH workload=\(workload) contender=\(name) got \(checksum) expected \(reference.map(String.init(describing:)) ?? "none")")
         failed = true
-    }
-    func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
     let rawMedian = timings["raw"].map(median) ?? 0
     for contender in contenders {
