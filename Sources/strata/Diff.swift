@@ -1,4 +1,5 @@
 import ArgumentParser
+import Strata
 import StrataSchema
 
 /// `strata diff DIR FROM TO`
@@ -37,8 +38,28 @@ struct Diff: ParsableCommand {
         }
         let plan = VersionDiff.plan(model: model, from: old, to: new)
         switch format {
-        case .text: Output.out(plan.text)
+        case .text: Output.out(plan.text + runtimeNotes(model, old: old, new: new))
         case .json: Output.out(try Output.json(plan))
         }
+    }
+
+    /// How the runtime runs the step on each storage: which tables change in place, which are
+    /// rebuilt, created or dropped (`strata sql --from --to` prints the statements).
+    private func runtimeNotes(_ model: Model, old: SchemaVersion, new: SchemaVersion) -> String {
+        let source = RuntimeDescriptors.modelVersion(old, in: model)
+        let destination = RuntimeDescriptors.modelVersion(new, in: model)
+        let configurations = ["Default"] + destination.configurations.keys.sorted().filter { $0 != "Default" }
+        var lines: [String] = []
+        for configuration in configurations {
+            let prefix = configurations.count > 1 ? "[\(configuration)] " : ""
+            do {
+                let plan = try MigrationPlanner(from: source, to: destination, configuration: configuration).plan()
+                lines += plan.notes.map { "    " + prefix + $0 }
+            } catch {
+                lines.append("    " + prefix + "cannot be inferred: \(error)")
+            }
+        }
+        guard !lines.isEmpty else { return "" }
+        return "  how the runtime runs it (strata sql --from \(old.name) --to \(new.name) prints the SQL):\n" + lines.joined(separator: "\n") + "\n"
     }
 }

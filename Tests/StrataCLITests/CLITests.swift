@@ -125,6 +125,8 @@ struct CLITests {
         Shop V1 → V2: lightweight, 1 step
           + attribute Item.price [lightweight]
           (no migration block from V1 in V2: renames are not inferred, so renamed names show as removed and added)
+          how the runtime runs it (strata sql --from V1 --to V2 prints the SQL):
+            Item: changed in place, rows untouched (added price)
 
         """)
         let json = try strata("diff", dir, "V1", "V2", "--format", "json")

@@ -179,6 +179,25 @@ struct MigrationTests {
         #expect(try M.query(url, "SELECT name FROM strata_sequence WHERE name = 'Barn'") == [])
     }
 
+    @Test func notesSayHowEachTableIsTreated() throws {
+        let shed = EntityDescription("Shed", attributes: Self.barnV1.attributes + [AttributeDescription("color", .string, optional: true)],
+                                     relationships: Self.barnV1.relationships)
+        let cow = EntityDescription("Cow", attributes: [AttributeDescription("name", .string), AttributeDescription("weight", .double)],
+                                    relationships: [RelationshipDescription("barn", destination: "Shed", inverse: "cows")])
+        let field = EntityDescription("Field", attributes: [AttributeDescription("acres", .double)])
+        let v2 = M.version("V2", [shed, cow, field], mark: 2, migrations: [
+            MigrationDescription(from: "V1", entities: [EntityMigrationHint("Shed", renamedFrom: "Barn"), EntityMigrationHint("Tag", deleted: true)]),
+        ])
+        #expect(try MigrationPlanner(from: Self.v1, to: v2).plan().notes == [
+            "Cow: changed in place, rows untouched (indexes changed)",
+            "Shed: changed in place, rows untouched (renamed from Barn; added color)",
+            "Field: created empty",
+            "Tag: dropped with its rows",
+            "strata_link_Cow_3_tags: link table dropped",
+            "strata_link_Tag_3_cows: link table dropped",
+        ])
+    }
+
     // MARK: Custom steps
 
     static func customV2(_ hint: EntityMigrationHint = EntityMigrationHint("Cow", custom: true)) -> ModelVersion {

@@ -82,7 +82,7 @@ enum MigrationBench {
             let barns = database.prepare("INSERT INTO \"Barn\" (\"strata_id\", \"name\") VALUES (?, ?)")
             for id in 1...100 {
                 sqlite3_bind_int64(barns, 1, Int64(id))
-                sqlite3_bind_text(barns, 2, "barn \(id)", -1, SQLITE_TRANSIENT_BENCH)
+                sqlite3_bind_text(barns, 2, "barn \(id)", -1, bench_sqlite_transient())
                 sqlite3_step(barns)
                 sqlite3_reset(barns)
             }
@@ -90,7 +90,7 @@ enum MigrationBench {
             let cows = database.prepare("INSERT INTO \"Cow\" (\"strata_id\", \"name\", \"weight\", \"barn\") VALUES (?, ?, ?, ?)")
             for id in 1...model.rows {
                 sqlite3_bind_int64(cows, 1, Int64(id))
-                sqlite3_bind_text(cows, 2, "cow \(id)", -1, SQLITE_TRANSIENT_BENCH)
+                sqlite3_bind_text(cows, 2, "cow \(id)", -1, bench_sqlite_transient())
                 sqlite3_bind_double(cows, 3, Double(id % 900) + 0.5)
                 sqlite3_bind_int64(cows, 4, Int64(id % 100 + 1))
                 sqlite3_step(cows)
@@ -101,7 +101,7 @@ enum MigrationBench {
             let items = database.prepare("INSERT INTO \"Item\" (\"strata_id\", \"name\", \"score\") VALUES (?, ?, ?)")
             for id in 1...model.rows {
                 sqlite3_bind_int64(items, 1, Int64(id))
-                sqlite3_bind_text(items, 2, "item \(id)", -1, SQLITE_TRANSIENT_BENCH)
+                sqlite3_bind_text(items, 2, "item \(id)", -1, bench_sqlite_transient())
                 sqlite3_bind_int64(items, 3, Int64(id % 1_000))
                 sqlite3_step(items)
                 sqlite3_reset(items)
@@ -144,7 +144,7 @@ enum MigrationBench {
             while sqlite3_step(read) == SQLITE_ROW {
                 let name = String(cString: sqlite3_column_text(read, 1)).uppercased()
                 sqlite3_bind_int64(write, 1, sqlite3_column_int64(read, 0))
-                sqlite3_bind_text(write, 2, name, -1, SQLITE_TRANSIENT_BENCH)
+                sqlite3_bind_text(write, 2, name, -1, bench_sqlite_transient())
                 sqlite3_bind_int64(write, 3, Int64(sqlite3_column_double(read, 2) * 1_000))
                 if sqlite3_column_type(read, 3) == SQLITE_NULL { sqlite3_bind_null(write, 4) } else { sqlite3_bind_int64(write, 4, sqlite3_column_int64(read, 3)) }
                 sqlite3_step(write)
@@ -180,30 +180,3 @@ enum MigrationBench {
     }
 }
 
-/// SQLite's "copy the text now" destructor, which the C macro spells as a cast of -1.
-let SQLITE_TRANSIENT_BENCH = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-
-/// A plain connection for seeding, the hand-written contender and checksums.
-final class RawDatabase {
-    let handle: OpaquePointer
-
-    init(path: String) {
-        var pointer: OpaquePointer?
-        sqlite3_open_v2(path, &pointer, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
-        handle = pointer!
-        exec("PRAGMA journal_mode = WAL")
-        exec("PRAGMA synchronous = NORMAL")
-    }
-
-    deinit { sqlite3_close_v2(handle) }
-
-    func exec(_ sql: String) {
-        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { fatalError(String(cString: sqlite3_errmsg(handle))) }
-    }
-
-    func prepare(_ sql: String) -> OpaquePointer {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { fatalError(String(cString: sqlite3_errmsg(handle))) }
-        return statement!
-    }
-}

@@ -5,32 +5,6 @@ import Foundation
 struct RawContender: Contender {
     let name = "raw"
 
-    private final class Database {
-        let handle: OpaquePointer
-
-        init(path: String) {
-            var pointer: OpaquePointer?
-            sqlite3_open_v2(path, &pointer, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
-            handle = pointer!
-            exec("PRAGMA journal_mode = WAL")
-            exec("PRAGMA synchronous = NORMAL")
-        }
-
-        deinit { sqlite3_close_v2(handle) }
-
-        func exec(_ sql: String) {
-            guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { fatalError(String(cString: sqlite3_errmsg(handle))) }
-        }
-
-        func prepare(_ sql: String) -> OpaquePointer {
-            var statement: OpaquePointer?
-            guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK else {
-                fatalError(String(cString: sqlite3_errmsg(handle)))
-            }
-            return statement!
-        }
-    }
-
     private static func text(_ statement: OpaquePointer, _ column: Int32) -> String {
         String(decoding: UnsafeBufferPointer(start: sqlite3_column_text(statement, column), count: Int(sqlite3_column_bytes(statement, column))),
                as: UTF8.self)
@@ -56,7 +30,7 @@ struct RawContender: Contender {
     }
 
     func insert(_ rows: [Row], path: String) async throws -> Checksum {
-        let database = Database(path: path)
+        let database = RawDatabase(path: path)
         database.exec("""
             CREATE TABLE "Item" ("strata_id" INTEGER PRIMARY KEY NOT NULL, "code" INTEGER NOT NULL, "name" TEXT NOT NULL,
             "score" REAL NOT NULL, "category" INTEGER NOT NULL, "createdAt" REAL NOT NULL)
@@ -88,7 +62,7 @@ struct RawContender: Contender {
 
     /// Looks each source's code up, then updates the row it finds or inserts a new one.
     func importUnique(_ sources: [[String: Any]], path: String) throws -> Checksum {
-        let database = Database(path: path)
+        let database = RawDatabase(path: path)
         database.exec("BEGIN IMMEDIATE")
         let lookup = database.prepare("SELECT \"strata_id\" FROM \"Item\" WHERE \"code\" = ?")
         let update = database.prepare("UPDATE \"Item\" SET \"name\" = ?, \"score\" = ?, \"category\" = ?, \"createdAt\" = ? WHERE \"strata_id\" = ?")
@@ -135,7 +109,7 @@ struct RawContender: Contender {
     }
 
     func fetchAll(path: String) async throws -> Checksum {
-        let database = Database(path: path)
+        let database = RawDatabase(path: path)
         let statement = database.prepare("SELECT \"strata_id\", \"code\", \"name\", \"score\", \"category\", \"createdAt\" FROM \"Item\"")
         defer { sqlite3_finalize(statement) }
         var records: [Record] = []
@@ -148,7 +122,7 @@ struct RawContender: Contender {
     }
 
     func smallQueries(path: String) async throws -> Checksum {
-        let database = Database(path: path)
+        let database = RawDatabase(path: path)
         let statement = database.prepare("""
             SELECT "strata_id", "code", "name", "score", "category", "createdAt" FROM "Item" WHERE "category" = ? ORDER BY "score" DESC LIMIT ?
             """)
@@ -168,7 +142,7 @@ struct RawContender: Contender {
     }
 
     func aggregate(path: String) async throws -> Checksum {
-        let database = Database(path: path)
+        let database = RawDatabase(path: path)
         let statement = database.prepare("SELECT \"category\", count(*), avg(\"score\") FROM \"Item\" GROUP BY \"category\" ORDER BY \"category\"")
         defer { sqlite3_finalize(statement) }
         var checksum = Checksum()

@@ -73,7 +73,7 @@ public struct MigrationPlanner {
         try planLinkTables(&builder)
         builder.cleanUpDanglingReferences(planner: self)
         builder.updateMetadata(destination: destination, tables: newTables.map(\.name))
-        return MigrationStepPlan(sourceVersion: source.name, destinationVersion: destination.name, operations: builder.operations)
+        return MigrationStepPlan(sourceVersion: source.name, destinationVersion: destination.name, operations: builder.operations, notes: builder.notes)
     }
 
     /// Whether the rows of an old table go to more than one new table: then none keeps it in place.

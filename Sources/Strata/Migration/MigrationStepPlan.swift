@@ -10,6 +10,8 @@ public struct MigrationStepPlan: Sendable {
     public let destinationVersion: String
     /// The work, in order.
     public let operations: [MigrationOperation]
+    /// One line per table changed, saying how: changed in place, rebuilt, created, dropped.
+    public let notes: [String]
 
     /// Whether an app's custom step produces some entity's rows.
     public var isCustom: Bool {

@@ -11,6 +11,8 @@ struct PlanBuilder {
     /// New tables that may have lost rows (a custom step left some out, or an entity's rows were
     /// not carried over), so references to those rows must be cleared.
     private var tablesWithLostRows: Set<String> = []
+    /// One line per table saying how the step treats it, for people (`strata diff`).
+    private(set) var notes: [String] = []
 
     var operations: [MigrationOperation] { inPlace + built + dropped + renamed + created + bookkeeping }
 
@@ -26,6 +28,7 @@ struct PlanBuilder {
     /// A table changed with `ALTER TABLE`: indexes that no longer fit dropped, columns dropped,
     /// renamed and added, entity codes renumbered, and the table renamed if its entity was.
     mutating func alter(_ mapping: TableMapping) {
+        let operationCount = inPlace.count + created.count
         let table = Self.q(mapping.old.name)
         let keepsName = mapping.old.name == mapping.new.name
         let wanted = Set(mapping.newDefinition.indexes)
@@ -71,6 +74,19 @@ struct PlanBuilder {
         }
         let existing = keepsName ? Set(mapping.oldDefinition.indexes) : []
         created += mapping.newDefinition.indexes.filter { !existing.contains($0) }.map { Self.sql($0.sql) }
+        var changes: [String] = []
+        if !keepsName { changes.append("renamed from \(mapping.old.name)") }
+        if !additions.isEmpty { changes.append("added " + additions.map(\.0.name).joined(separator: ", ")) }
+        if !renames.isEmpty { changes.append("renamed " + renames.map { "\($0.0) → \($0.1)" }.joined(separator: ", ")) }
+        let drops = mapping.oldDefinition.columns.map(\.name).filter {
+            $0 != StoreLayout.idColumn && $0 != StoreLayout.entityColumn && !used.contains($0)
+        }
+        if !drops.isEmpty { changes.append("dropped " + drops.joined(separator: ", ")) }
+        if codeMap.contains(where: { $0.key != $0.value }) { changes.append("entity codes renumbered") }
+        if changes.isEmpty { changes.append("indexes changed") }
+        // A table the step does not touch gets no note.
+        guard inPlace.count + created.count > operationCount else { return }
+        notes.append("\(mapping.new.name): changed in place, rows untouched (\(changes.joined(separator: "; ")))")
     }
 
     /// A table built anew under a temporary name: filled from `mapping`'s old table when there is
@@ -123,6 +139,13 @@ struct PlanBuilder {
         }
         renamed.append(Self.sql("ALTER TABLE " + Self.q(temporary) + " RENAME TO " + Self.q(table.name)))
         created += definition.indexes.map { Self.sql($0.sql) }
+        if let mapping {
+            let custom = mapping.customMembers.map(\.entity)
+            notes.append("\(table.name): rebuilt from \(mapping.old.name), row ids kept"
+                         + (custom.isEmpty ? "" : "; \(custom.joined(separator: ", ")) rows made one by one by the app's custom step"))
+        } else {
+            notes.append("\(table.name): created empty")
+        }
     }
 
     private func customRows(_ member: (entity: String, source: String, codes: [Int64]?), table: TableLayout, mapping: TableMapping,
@@ -149,6 +172,8 @@ struct PlanBuilder {
     /// Old tables that are not kept in place are dropped once every new table is built.
     mutating func finish(droppedTables: [String], renamedInPlace: [String: String], rebuilt: [TableLayout], planner: MigrationPlanner) {
         dropped += droppedTables.map { Self.sql("DROP TABLE " + Self.q($0)) }
+        let sources = Set(rebuilt.flatMap { $0.entities.compactMap { planner.sources[$0] }.compactMap { planner.oldLayout.entity($0)?.table } })
+        notes += droppedTables.filter { !sources.contains($0) }.map { "\($0): dropped with its rows" }
         sequences(renamedInPlace: renamedInPlace, rebuilt: rebuilt, planner: planner)
     }
 
@@ -160,6 +185,8 @@ struct PlanBuilder {
         }
         dropped += droppedNames.map { Self.sql("DROP TABLE " + Self.q($0)) }
         created += createdNames.flatMap { SchemaSQL.createLinkTable($0).map { Self.sql($0) } }
+        notes += renames.map { "\($0.1): link table renamed from \($0.0)" } + createdNames.map { "\($0): link table created" }
+            + droppedNames.map { "\($0): link table dropped" }
     }
 
     /// Clears references to rows that did not survive the step: foreign keys set to NULL, link
