@@ -80,7 +80,7 @@ struct VersionDiffTests {
             "~ Human.years: type Int16 → Int64 [lightweight: every old value converts without loss]",
             "+ attribute Human.email [heavyweight: existing rows need a value: make it optional or give it a default]",
             "+ attribute Human.phone [lightweight]",
-            "~ Human.pets: kind unordered → ordered [lightweight]",
+            "~ Human.pets: kind unordered → ordered [lightweight: every link is kept]",
             "~ Human.pets: deleteRule nullify → cascade [lightweight]",
             "+ uniqueness Human [email, name] [lightweight: fails if existing rows repeat a value]",
             "- entity Cat [lightweight: its rows are dropped]",

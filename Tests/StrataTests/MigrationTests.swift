@@ -198,6 +198,37 @@ struct MigrationTests {
         ])
     }
 
+    @Test func aToOneBecomingToManyKeepsEveryLink() async throws {
+        let cow = EntityDescription("Cow", attributes: Self.cowV1.attributes, relationships: [
+            RelationshipDescription("barns", destination: "Barn", inverse: "cows", kind: .unordered), Self.cowV1.relationships[1],
+        ])
+        let barn = EntityDescription("Barn", attributes: Self.barnV1.attributes,
+                                     relationships: [RelationshipDescription("cows", destination: "Cow", inverse: "barns", kind: .ordered)])
+        let v2 = M.version("V2", [barn, cow, Self.tagV1], mark: 2, migrations: [
+            MigrationDescription(from: "V1", entities: [EntityMigrationHint("Cow", renamedProperties: ["barns": "barn"])]),
+        ])
+        let url = try await migrate(to: v2)
+        #expect(try M.query(url, "SELECT owner, target FROM strata_link_Cow_3_barns ORDER BY owner") == [
+            [.integer(1), .integer(1)], [.integer(2), .integer(1)], [.integer(3), .integer(2)],
+        ])
+        #expect(try M.query(url, "SELECT owner, target FROM strata_link_Barn_4_cows ORDER BY owner, target") == [
+            [.integer(1), .integer(1)], [.integer(1), .integer(2)], [.integer(2), .integer(3)],
+        ])
+        #expect(try M.query(url, "SELECT count(*) FROM pragma_table_info('Cow') WHERE name = 'barn'") == [[.integer(0)]])
+        #expect(try M.query(url, "SELECT count(*) FROM sqlite_temp_master") == [[.integer(0)]])
+    }
+
+    @Test func aToManyBecomingToOneIsRefused() throws {
+        let tag = EntityDescription("Tag", attributes: Self.tagV1.attributes, relationships: [RelationshipDescription("cow", destination: "Cow", inverse: "tags")])
+        let v2 = M.version("V2", [Self.barnV1, Self.cowV1, tag], mark: 2, migrations: [
+            MigrationDescription(from: "V1", entities: [EntityMigrationHint("Tag", renamedProperties: ["cow": "cows"])]),
+        ])
+        #expect(throws: MigrationPlanningError("Tag.cow changes from to-many to to-one, which could cut an object's links to one; "
+                                               + "migrate Tag with a custom step")) {
+            try plan(to: v2)
+        }
+    }
+
     // MARK: Custom steps
 
     static func customV2(_ hint: EntityMigrationHint = EntityMigrationHint("Cow", custom: true)) -> ModelVersion {

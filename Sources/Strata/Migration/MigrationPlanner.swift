@@ -98,6 +98,7 @@ public struct MigrationPlanner {
         var kept: Set<String> = []
         var renames: [(String, String)] = []
         var created: [String] = []
+        var carried: [(table: String, pairs: String)] = []
         for name in SchemaSQL.linkTables(newLayout, tables: Set(newTables.map(\.name))) {
             guard let relationship = newLayout.relationships.values.flatMap({ $0 }).first(where: {
                 if case .linkTable(name) = $0.storage { return true } else { return false }
@@ -112,11 +113,41 @@ public struct MigrationPlanner {
             case nil, .linkTable?:
                 created.append(name)
             case .foreignKey?, .inverseForeignKey?:
-                throw MigrationPlanningError("\(relationship.owner).\(relationship.name) changes from a to-one side to a many-to-many one; "
-                                             + "changing a relationship's kind is not inferred")
+                // The side was stored in a foreign key: its links become the new table's rows.
+                created.append(name)
+                if let origin, let pairs = linkPairs(of: origin) { carried.append((name, pairs)) }
             }
         }
         builder.linkTables(dropped: oldNames.subtracting(kept).sorted(), renamed: renames, created: created)
+        builder.carryLinks(carried)
+    }
+}
+
+extension MigrationPlanner {
+    /// A query over the source version's tables giving one row (owner, target, position) per link
+    /// of a relationship side stored in a foreign key, as the owner sees it.
+    func linkPairs(of relationship: RelationshipLayout) -> String? {
+        let q = SQLFragment.quote
+        let id = q(StoreLayout.idColumn)
+        switch relationship.storage {
+        case .foreignKey:
+            guard let owner = oldLayout.entity(relationship.owner), let column = owner.column(forProperty: relationship.name) else { return nil }
+            return "SELECT " + id + ", " + q(column.name) + ", 0 FROM " + q(owner.table) + " WHERE " + q(column.name) + " IS NOT NULL"
+                + codeFilter(owner, layout: oldLayout)
+        case .inverseForeignKey(let column, let order):
+            guard let destination = oldLayout.entity(relationship.destination) else { return nil }
+            return "SELECT " + q(column) + ", " + id + ", " + (order.map { "COALESCE(" + q($0) + ", 0)" } ?? "0") + " FROM " + q(destination.table)
+                + " WHERE " + q(column) + " IS NOT NULL" + codeFilter(destination, layout: oldLayout)
+        case .linkTable(let name):
+            return "SELECT owner, target, position FROM " + q(name)
+        }
+    }
+
+    /// ` AND "strata_entity" IN (...)`: the rows of an entity and its subentities in a shared table.
+    private func codeFilter(_ entity: EntityLayout, layout: StoreLayout) -> String {
+        guard let table = layout.tables.first(where: { $0.name == entity.table }), table.hasEntityColumn else { return "" }
+        let codes = entity.subtree.compactMap { name in table.entities.firstIndex(of: name).map { String($0 + 1) } }
+        return " AND " + SQLFragment.quote(StoreLayout.entityColumn) + " IN (" + codes.joined(separator: ", ") + ")"
     }
 }
 

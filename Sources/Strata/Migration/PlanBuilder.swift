@@ -14,7 +14,10 @@ struct PlanBuilder {
     /// One line per table saying how the step treats it, for people (`strata diff`).
     private(set) var notes: [String] = []
 
-    var operations: [MigrationOperation] { inPlace + built + dropped + renamed + created + bookkeeping }
+    /// Links copied into temporary tables before anything changes, for sides whose storage changes.
+    private var snapshots: [MigrationOperation] = []
+
+    var operations: [MigrationOperation] { snapshots + inPlace + built + dropped + renamed + created + bookkeeping }
 
     /// The name a table is built under until the old tables are gone.
     static func temporaryName(_ table: String) -> String { "strata_migration_" + table }
@@ -187,6 +190,21 @@ struct PlanBuilder {
         created += createdNames.flatMap { SchemaSQL.createLinkTable($0).map { Self.sql($0) } }
         notes += renames.map { "\($0.1): link table renamed from \($0.0)" } + createdNames.map { "\($0): link table created" }
             + droppedNames.map { "\($0): link table dropped" }
+    }
+
+    /// Relationship sides that move from a foreign key to a link table of their own: their links
+    /// are read into a temporary table before any table changes, and written into the new link
+    /// table once it exists. The entity codes in `pairs` are literal: they are Strata's own numbers.
+    mutating func carryLinks(_ carried: [(table: String, pairs: String)]) {
+        for (index, link) in carried.enumerated() {
+            let temporary = "temp." + Self.q("strata_links_\(index + 1)")
+            snapshots.append(Self.sql("CREATE TEMP TABLE " + temporary + " (owner INTEGER, target INTEGER, position INTEGER)"))
+            snapshots.append(Self.sql("INSERT INTO " + temporary + " " + link.pairs))
+            bookkeeping.append(Self.sql("INSERT OR IGNORE INTO " + Self.q(link.table) + " (owner, target, position) SELECT owner, target, position FROM "
+                                        + temporary))
+            bookkeeping.append(Self.sql("DROP TABLE " + temporary))
+            notes.append("\(link.table): filled with the links the relationship kept in a foreign key")
+        }
     }
 
     /// Clears references to rows that did not survive the step: foreign keys set to NULL, link

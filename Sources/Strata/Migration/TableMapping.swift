@@ -73,7 +73,14 @@ struct TableMapping {
             if let attribute = layout.attribute {
                 return try attributeSource(attribute, owner: layout.owner, oldColumn: oldColumn, isRequired: isRequired, planner: planner)
             }
-            guard let oldColumn else { return .constant(.null) }
+            guard let oldColumn else {
+                let oldRelationship = planner.sources[layout.owner].flatMap { planner.oldLayout.relationships[$0] }?.first { $0.name == oldProperty }
+                if let oldRelationship, oldRelationship.isToMany {
+                    throw MigrationPlanningError("\(layout.owner).\(layout.property) changes from to-many to to-one, which could cut an object's "
+                                                 + "links to one; migrate \(layout.owner) with a custom step")
+                }
+                return .constant(.null)
+            }
             guard oldColumn.relationship != nil else {
                 throw MigrationPlanningError("\(layout.owner).\(layout.property) was an attribute and is now a relationship; "
                                              + "that is not inferred")

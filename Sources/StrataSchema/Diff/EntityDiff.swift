@@ -96,9 +96,10 @@ struct EntityDiff {
                                     "links must be remapped to the new destination"))
             }
             if before.kind != after.kind {
-                let heavy = before.kind.isToMany != after.kind.isToMany
+                // To-one → to-many keeps every link; to-many → to-one could cut an object's links to one.
+                let heavy = before.kind.isToMany && !after.kind.isToMany
                 steps.append(change(.changeRelationship, property, "kind", before.kind.rawValue, after.kind.rawValue,
-                                    heavy ? .heavyweight : .lightweight, heavy ? "links must be regrouped" : nil))
+                                    heavy ? .heavyweight : .lightweight, heavy ? "an object's links would be cut to one" : "every link is kept"))
             }
             if before.inverse != after.inverse {
                 steps.append(change(.changeRelationship, property, "inverse", before.inverse, after.inverse, .lightweight, nil))
