@@ -16,8 +16,8 @@ enum MigrationSupport {
     static func history(_ versions: [ModelVersion], current: String, chain: MigrationChain? = nil,
                         customSteps: [CustomMigrationStep] = []) -> SchemaHistory {
         let names = Set(versions.first { $0.name == current }?.entities.map(\.name) ?? [])
-        // The hierarchy tests borrow the Zoo model's Animal, Dog and Cat classes.
-        let types: [StrataObject.Type] = [BarnRow.self, CowRow.self, TagRow.self, ShedRow.self, FieldRow.self, HenRow.self, Animal.self, Dog.self, Cat.self]
+        // The hierarchy tests borrow the Zoo model's Animal, Dog, Cat and Person classes.
+        let types: [StrataObject.Type] = [BarnRow.self, CowRow.self, TagRow.self, ShedRow.self, FieldRow.self, HenRow.self, PetRow.self, FishRow.self, Animal.self, Dog.self, Cat.self, Person.self]
             .filter { names.contains($0.entityName) }
         return SchemaHistory(model: "Farm", versions: versions, migrationChain: chain ?? MigrationChain(versions.map(\.name)), current: current,
                              entityTypes: types, customSteps: customSteps)
@@ -63,3 +63,5 @@ final class TagRow: StrataObject { override class var entityName: String { "Tag"
 final class ShedRow: StrataObject { override class var entityName: String { "Shed" } }
 final class FieldRow: StrataObject { override class var entityName: String { "Field" } }
 final class HenRow: StrataObject { override class var entityName: String { "Hen" } }
+final class PetRow: StrataObject { override class var entityName: String { "Pet" } }
+final class FishRow: StrataObject { override class var entityName: String { "Fish" } }

@@ -394,6 +394,73 @@ struct MigrationTests {
         #expect(try M.query(url, "SELECT strata_id, strata_entity, name, eggs FROM Animal") == [[.integer(2), .integer(2), .text("Ada"), .integer(6)]])
     }
 
+    @Test func anEntityJoiningAHierarchyTakesNewIdsAndReferencesFollow() async throws {
+        let dogV1 = EntityDescription("Dog", attributes: [AttributeDescription("name", .string), AttributeDescription("barks", .bool, default: .integer(1))],
+                                      relationships: [RelationshipDescription("owners", destination: "Person", inverse: "dog", kind: .unordered),
+                                                      RelationshipDescription("friends", destination: "Dog", inverse: "friends", kind: .unordered)])
+        let person = EntityDescription("Person", attributes: [AttributeDescription("name", .string)],
+                                       relationships: [RelationshipDescription("dog", destination: "Dog", inverse: "owners")])
+        let v1 = M.version("V1", [Self.animal, Self.hen, dogV1, person], mark: 1)
+        let dogV2 = EntityDescription("Dog", parent: "Animal", attributes: [AttributeDescription("barks", .bool, default: .integer(1))],
+                                      relationships: dogV1.relationships)
+        let v2 = M.version("V2", [Self.animal, Self.hen, dogV2, person], mark: 2)
+        let url = temporaryStoreURL("Farm.sqlite")
+        // V1 codes in Animal: Animal 1, Hen 2. Dog has a table of its own, whose ids repeat the hens'.
+        try M.seed(url, version: v1, rows: [
+            ("Animal", ["strata_id": .integer(1), "strata_entity": .integer(2), "name": .text("Ada"), "eggs": .integer(6)]),
+            ("Animal", ["strata_id": .integer(2), "strata_entity": .integer(2), "name": .text("Bea"), "eggs": .integer(4)]),
+            ("Dog", ["strata_id": .integer(1), "name": .text("Rex"), "barks": .integer(1)]),
+            ("Dog", ["strata_id": .integer(2), "name": .text("Max"), "barks": .integer(0)]),
+            ("Person", ["strata_id": .integer(1), "name": .text("Ann"), "dog": .integer(2)]),
+            ("strata_link_Dog_3_friends", ["owner": .integer(1), "target": .integer(2), "position": .integer(0)]),
+            ("strata_link_Dog_3_friends", ["owner": .integer(2), "target": .integer(1), "position": .integer(0)]),
+        ])
+        try await DataStack(M.history([v1, v2], current: "V2")).addStorage(SQLiteStore(fileURL: url))
+        // V2 codes in Animal: Animal 1, Dog 2, Hen 3; the dogs come after the hens.
+        #expect(try M.query(url, "SELECT strata_id, strata_entity, name FROM Animal ORDER BY strata_id") == [
+            [.integer(1), .integer(3), .text("Ada")], [.integer(2), .integer(3), .text("Bea")],
+            [.integer(3), .integer(2), .text("Rex")], [.integer(4), .integer(2), .text("Max")],
+        ])
+        #expect(try M.query(url, "SELECT dog FROM Person") == [[.integer(4)]])
+        #expect(try M.query(url, "SELECT owner, target FROM strata_link_Animal_6_friends ORDER BY owner") == [
+            [.integer(3), .integer(4)], [.integer(4), .integer(3)],
+        ])
+        #expect(try M.query(url, "SELECT count(*) FROM sqlite_master WHERE name IN ('Dog', 'strata_link_Dog_3_friends')") == [[.integer(0)]])
+        #expect(try M.query(url, "SELECT count(*) FROM sqlite_temp_master") == [[.integer(0)]])
+        #expect(try M.query(url, "PRAGMA integrity_check") == [[.text("ok")]])
+    }
+
+    @Test func anEntityMovingBetweenHierarchiesLeavesTheOthersIdsAlone() async throws {
+        let person = EntityDescription("Person", attributes: [AttributeDescription("name", .string)], relationships: [
+            RelationshipDescription("dog", destination: "Dog", inverse: "owners"),
+            RelationshipDescription("hen", destination: "Hen", inverse: "keepers"),
+        ])
+        let dogV1 = EntityDescription("Dog", parent: "Animal", attributes: [AttributeDescription("barks", .bool, default: .integer(1))],
+                                      relationships: [RelationshipDescription("owners", destination: "Person", inverse: "dog", kind: .unordered)])
+        let hen = EntityDescription("Hen", parent: "Animal", attributes: [AttributeDescription("eggs", .int32, default: .integer(0))],
+                                    relationships: [RelationshipDescription("keepers", destination: "Person", inverse: "hen", kind: .unordered)])
+        let pet = EntityDescription("Pet", abstract: true, attributes: [AttributeDescription("name", .string)])
+        let fish = EntityDescription("Fish", parent: "Pet")
+        let v1 = M.version("V1", [Self.animal, dogV1, hen, person, pet, fish], mark: 1)
+        let dogV2 = EntityDescription("Dog", parent: "Pet", attributes: dogV1.attributes, relationships: dogV1.relationships)
+        let v2 = M.version("V2", [Self.animal, dogV2, hen, person, pet, fish], mark: 2)
+        let url = temporaryStoreURL("Farm.sqlite")
+        // V1 codes: Animal table (Animal 1, Dog 2, Hen 3); Pet table (Pet 1, Fish 2).
+        try M.seed(url, version: v1, rows: [
+            ("Animal", ["strata_id": .integer(1), "strata_entity": .integer(3), "name": .text("Ada"), "eggs": .integer(6)]),
+            ("Animal", ["strata_id": .integer(2), "strata_entity": .integer(2), "name": .text("Rex"), "barks": .integer(1)]),
+            ("Pet", ["strata_id": .integer(1), "strata_entity": .integer(2), "name": .text("Nemo")]),
+            ("Person", ["strata_id": .integer(1), "name": .text("Ann"), "dog": .integer(2), "hen": .integer(1)]),
+        ])
+        try await DataStack(M.history([v1, v2], current: "V2")).addStorage(SQLiteStore(fileURL: url))
+        // V2 codes: Animal table (Animal 1, Hen 2); Pet table (Pet 1, Dog 2, Fish 3). Rex takes an id past Nemo's and his own.
+        #expect(try M.query(url, "SELECT strata_id, strata_entity, name FROM Animal") == [[.integer(1), .integer(2), .text("Ada")]])
+        #expect(try M.query(url, "SELECT strata_id, strata_entity, name FROM Pet ORDER BY strata_id") == [
+            [.integer(1), .integer(3), .text("Nemo")], [.integer(4), .integer(2), .text("Rex")],
+        ])
+        #expect(try M.query(url, "SELECT dog, hen FROM Person") == [[.integer(4), .integer(1)]])
+    }
+
     @Test func indexesFollowTheModel() async throws {
         let cow = EntityDescription("Cow", attributes: [AttributeDescription("name", .string, unique: true), Self.cowV1.attributes[1]],
                                     relationships: Self.cowV1.relationships)

@@ -48,32 +48,51 @@ public struct MigrationPlanner {
     public func plan() throws(MigrationPlanningError) -> MigrationStepPlan {
         var builder = PlanBuilder()
         var inPlace: [String: String] = [:]  // old table → new table
-        var rebuilt: [(new: TableLayout, old: TableLayout?)] = []
+        var rebuilt: [(new: TableLayout, olds: [TableLayout])] = []
         for table in newTables {
-            let origins = Set(table.entities.compactMap { sources[$0] }.compactMap { oldLayout.entity($0)?.table })
-            guard origins.count <= 1 else {
-                throw MigrationPlanningError("\(table.name) would gather the rows of \(origins.sorted().joined(separator: " and ")); "
-                                             + "moving entities between tables of different hierarchies is not inferred")
-            }
-            let old = origins.first.flatMap { name in oldTables.first { $0.name == name } }
-            if let old, !inPlace.keys.contains(old.name), !splits(old), case let mapping = try tableMapping(table, from: old), mapping.canAlterInPlace {
+            let olds = origins(of: table)
+            if olds.count == 1, let old = olds.first, !inPlace.keys.contains(old.name), !splits(old),
+               case let mapping = try tableMapping(table, from: old), mapping.canAlterInPlace {
                 inPlace[old.name] = table.name
                 builder.alter(mapping)
             } else {
-                rebuilt.append((table, old))
+                rebuilt.append((table, olds))
             }
         }
-        for (table, old) in rebuilt {
-            var mapping: TableMapping?
-            if let old { mapping = try tableMapping(table, from: old) }
-            builder.rebuild(table, mapping: mapping, definition: SchemaSQL.table(table, layout: newLayout), layout: newLayout)
+        var moved: [PlanBuilder.MovedRows] = []
+        for (table, olds) in rebuilt {
+            var mappings: [(TableMapping, String?)] = []
+            for (index, old) in olds.enumerated() {
+                var offset: String?
+                if index > 0 {
+                    // The rows of entities joining this hierarchy take new ids.
+                    let entities = table.entities.compactMap { sources[$0] }.filter { oldLayout.entity($0)?.table == old.name }
+                    let codes = old.hasEntityColumn ? entities.compactMap { entity in old.entities.firstIndex(of: entity).map { Int64($0 + 1) } } : nil
+                    let group = builder.moveRows(of: old.name, into: table.name, codes: codes, entities: Set(entities),
+                                                 after: olds[index - 1].name, first: olds[0].name, isSecond: index == 1)
+                    moved.append(group)
+                    offset = group.offset
+                }
+                mappings.append((try tableMapping(table, from: old), offset))
+            }
+            builder.rebuild(table, mappings: mappings, definition: SchemaSQL.table(table, layout: newLayout), layout: newLayout)
         }
         let dropped = oldTables.map(\.name).filter { inPlace[$0] == nil }
         builder.finish(droppedTables: dropped, renamedInPlace: inPlace, rebuilt: rebuilt.map(\.new), planner: self)
         try planLinkTables(&builder)
+        builder.shiftReferences(to: moved, planner: self)
         builder.cleanUpDanglingReferences(planner: self)
         builder.updateMetadata(destination: destination, tables: newTables.map(\.name))
         return MigrationStepPlan(sourceVersion: source.name, destinationVersion: destination.name, operations: builder.operations, notes: builder.notes)
+    }
+
+    /// The old tables a new table's rows come from: the one holding its root's rows first (those
+    /// keep their ids), then the others (an entity moving into the hierarchy), by name.
+    private func origins(of table: TableLayout) -> [TableLayout] {
+        let names = Set(table.entities.compactMap { sources[$0] }.compactMap { oldLayout.entity($0)?.table })
+        let first = sources[table.root.name].flatMap { oldLayout.entity($0)?.table } ?? (names.contains(table.name) ? table.name : names.min())
+        let ordered = (first.map { [$0] } ?? []) + names.filter { $0 != first }.sorted()
+        return ordered.compactMap { name in oldTables.first { $0.name == name } }
     }
 
     /// Whether the rows of an old table go to more than one new table: then none keeps it in place.

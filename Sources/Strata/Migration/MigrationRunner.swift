@@ -93,7 +93,12 @@ struct MigrationRunner {
         let reader: SQLiteStatement
         let insert: SQLiteStatement
         var rowCount = 0
+        var idOffset: Int64 = 0
         do {
+            if let offset = rows.idOffset {
+                let read = try connection.prepare("SELECT " + offset)
+                if try read.step() { idOffset = read.row.int64(0) }
+            }
             if progress != nil {
                 let count = try connection.prepare("SELECT count(*) FROM (" + select + ")")
                 count.bind((rows.sourceCodes ?? []).map { .integer($0) })
@@ -125,7 +130,8 @@ struct MigrationRunner {
             guard binder.captured.count == rows.attributeColumns.count else {
                 throw failure("the custom step for \(rows.entity) gave \(binder.captured.count) values for \(rows.attributeColumns.count) attributes")
             }
-            var values = [old[StoreLayout.idColumn] ?? .null]
+            guard case .integer(let id) = old[StoreLayout.idColumn] else { throw failure("a row of \(rows.sourceTable) has no id") }
+            var values: [SQLValue] = [.integer(id + idOffset)]
             if let code = rows.entityCode { values.append(.integer(code)) }
             values += binder.captured
             values += rows.copiedColumns.map { column in column.source.flatMap { old[$0] } ?? .null }

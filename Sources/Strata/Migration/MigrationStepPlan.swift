@@ -75,4 +75,6 @@ public struct CustomRowsOperation: Sendable {
     let attributeColumns: [String]
     /// Other destination columns (relationships, orders) and the source column each copies, if any.
     let copiedColumns: [(destination: String, source: String?)]
+    /// The SQL of the offset added to each row's id, when the rows move into another hierarchy's table.
+    let idOffset: String?
 }

@@ -17,7 +17,10 @@ struct PlanBuilder {
     /// Links copied into temporary tables before anything changes, for sides whose storage changes.
     private var snapshots: [MigrationOperation] = []
 
-    var operations: [MigrationOperation] { snapshots + inPlace + built + dropped + renamed + created + bookkeeping }
+    /// Temporary tables read until the end (the id offsets), dropped last.
+    private var finalDrops: [MigrationOperation] = []
+
+    var operations: [MigrationOperation] { snapshots + inPlace + built + dropped + renamed + created + bookkeeping + finalDrops }
 
     /// The name a table is built under until the old tables are gone.
     static func temporaryName(_ table: String) -> String { "strata_migration_" + table }
@@ -92,19 +95,20 @@ struct PlanBuilder {
         notes.append("\(mapping.new.name): changed in place, rows untouched (\(changes.joined(separator: "; ")))")
     }
 
-    /// A table built anew under a temporary name: filled from `mapping`'s old table when there is
-    /// one (the inferred rows with one `INSERT ... SELECT`, the custom ones row by row).
-    mutating func rebuild(_ table: TableLayout, mapping: TableMapping?, definition: TableDefinition, layout: StoreLayout) {
+    /// A table built anew under a temporary name, filled from each of `mappings`' old tables (the
+    /// inferred rows with one `INSERT ... SELECT` each, the custom ones row by row). Rows of a table
+    /// with an offset (an entity moving into this hierarchy) take ids past those already there.
+    mutating func rebuild(_ table: TableLayout, mappings: [(TableMapping, String?)], definition: TableDefinition, layout: StoreLayout) {
         let temporary = Self.temporaryName(table.name)
         built.append(Self.sql(definition.create(named: temporary)))
-        if let mapping {
+        for (mapping, offset) in mappings {
             if mapping.copiedCodes.map({ !$0.isEmpty }) ?? true {
                 var arguments: [SQLValue] = []
                 var expressions: [String] = []
                 for source in mapping.sources {
                     switch source {
                     case .id:
-                        expressions.append(Self.q(StoreLayout.idColumn))
+                        expressions.append(Self.q(StoreLayout.idColumn) + (offset.map { " + " + $0 } ?? ""))
                     case .entityCode(_, let constant?):
                         expressions.append("?")
                         arguments.append(.integer(constant))
@@ -136,23 +140,95 @@ struct PlanBuilder {
                 built.append(Self.sql(text, arguments))
             }
             for member in mapping.customMembers {
-                built.append(.customRows(customRows(member, table: table, mapping: mapping, definition: definition, layout: layout)))
+                built.append(.customRows(customRows(member, table: table, mapping: mapping, definition: definition, layout: layout, idOffset: offset)))
             }
             if mapping.copiedCodes != nil || !mapping.customMembers.isEmpty { tablesWithLostRows.insert(table.name) }
         }
         renamed.append(Self.sql("ALTER TABLE " + Self.q(temporary) + " RENAME TO " + Self.q(table.name)))
         created += definition.indexes.map { Self.sql($0.sql) }
-        if let mapping {
-            let custom = mapping.customMembers.map(\.entity)
-            notes.append("\(table.name): rebuilt from \(mapping.old.name), row ids kept"
-                         + (custom.isEmpty ? "" : "; \(custom.joined(separator: ", ")) rows made one by one by the app's custom step"))
-        } else {
+        if mappings.isEmpty {
             notes.append("\(table.name): created empty")
+        } else {
+            let custom = mappings.flatMap { $0.0.customMembers.map(\.entity) }
+            let movedIn = mappings.dropFirst().map(\.0.old.name)
+            notes.append("\(table.name): rebuilt from \(mappings.map(\.0.old.name).joined(separator: " and ")), "
+                         + (movedIn.isEmpty ? "row ids kept" : "rows of \(movedIn.joined(separator: ", ")) take new ids, references follow")
+                         + (custom.isEmpty ? "" : "; \(custom.joined(separator: ", ")) rows made one by one by the app's custom step"))
+        }
+    }
+
+    /// Rows of an old table that join another hierarchy's table and take new ids.
+    struct MovedRows {
+        /// The SQL reading the offset added to their ids.
+        let offset: String
+        /// The temporary table listing their old ids.
+        let ids: String
+        /// Their entities, by their old names.
+        let entities: Set<String>
+    }
+
+    /// Prepares the move of an old table's rows (those with `codes`, or all) into `table`: before
+    /// anything changes, their ids are listed and an offset is computed that puts them past every
+    /// id of the table's earlier sources (and of the first one's sequence) and past the moving
+    /// table's own ids, so shifted ids never meet unshifted ones.
+    mutating func moveRows(of old: String, into table: String, codes: [Int64]?, entities: Set<String>, after previous: String, first: String,
+                           isSecond: Bool) -> MovedRows {
+        let offset = "temp." + Self.q("strata_offset_" + old + "_" + table)
+        let ids = "temp." + Self.q("strata_moved_" + old + "_" + table)
+        let id = Self.q(StoreLayout.idColumn)
+        let maximum = { (name: String) in "coalesce((SELECT max(" + id + ") FROM " + Self.q(name) + "), 0)" }
+        snapshots.append(Self.sql("CREATE TEMP TABLE " + offset + " (value INTEGER NOT NULL)"))
+        if isSecond {
+            snapshots.append(Self.sql("INSERT INTO " + offset + " SELECT max(" + maximum(first) + ", coalesce((SELECT value FROM "
+                                      + Self.q(SchemaSQL.sequenceTable) + " WHERE name = ?), 0), " + maximum(old) + ")", [.text(first)]))
+        } else {
+            let previousOffset = "(SELECT value FROM temp." + Self.q("strata_offset_" + previous + "_" + table) + ")"
+            snapshots.append(Self.sql("INSERT INTO " + offset + " SELECT max(" + previousOffset + " + " + maximum(previous) + ", " + maximum(old) + ")"))
+        }
+        snapshots.append(Self.sql("CREATE TEMP TABLE " + ids + " (id INTEGER PRIMARY KEY)"))
+        var select = "INSERT INTO " + ids + " SELECT " + id + " FROM " + Self.q(old)
+        if let codes { select += " WHERE " + Self.q(StoreLayout.entityColumn) + " IN (" + codes.map { _ in "?" }.joined(separator: ", ") + ")" }
+        snapshots.append(Self.sql(select, (codes ?? []).map { .integer($0) }))
+        finalDrops += [Self.sql("DROP TABLE " + offset), Self.sql("DROP TABLE " + ids)]
+        return MovedRows(offset: "(SELECT value FROM " + offset + ")", ids: ids, entities: entities)
+    }
+
+    /// References to rows that took new ids follow them: foreign keys pointing at them and link
+    /// rows naming them (only those, by the ids listed before the move).
+    mutating func shiftReferences(to moved: [MovedRows], planner: MigrationPlanner) {
+        guard !moved.isEmpty else { return }
+        var seen: Set<String> = []
+        // The old entities a relationship's values may name: an entity and its subentities.
+        let subtree = { (name: String) in Set(planner.oldLayout.entity(name)?.subtree ?? [name]) }
+        for relationship in planner.newLayout.relationships.values.flatMap({ $0 }).sorted(by: { ($0.owner, $0.name) < ($1.owner, $1.name) }) {
+            guard seen.insert(relationship.owner + "." + relationship.name).inserted, let oldOwner = planner.sources[relationship.owner],
+                  let old = planner.oldLayout.relationships[oldOwner]?.first(where: {
+                      $0.name == planner.oldPropertyName(relationship.name, ofEntity: relationship.owner)
+                  }) else { continue }
+            for group in moved {
+                let movesTargets = !group.entities.isDisjoint(with: subtree(old.destination))
+                let movesOwners = !group.entities.isDisjoint(with: subtree(oldOwner))
+                let shift = { (column: String) in column + " = " + column + " + " + group.offset }
+                let named = { (column: String) in column + " IN (SELECT id FROM " + group.ids + ")" }
+                switch relationship.storage {
+                case .foreignKey:
+                    guard movesTargets, let owner = planner.newLayout.entity(relationship.owner),
+                          let column = owner.column(forProperty: relationship.name) else { continue }
+                    let quoted = Self.q(column.name)
+                    bookkeeping.append(Self.sql("UPDATE " + Self.q(owner.table) + " SET " + shift(quoted) + " WHERE " + named(quoted)))
+                case .linkTable(let name):
+                    // Owners and targets are shifted apart: a self-relationship's rows name moved rows on both sides.
+                    if movesOwners { bookkeeping.append(Self.sql("UPDATE " + Self.q(name) + " SET " + shift("owner") + " WHERE " + named("owner"))) }
+                    if movesTargets { bookkeeping.append(Self.sql("UPDATE " + Self.q(name) + " SET " + shift("target") + " WHERE " + named("target"))) }
+                case .inverseForeignKey:
+                    continue  // its inverse is a to-one, shifted above
+                }
+            }
         }
     }
 
     private func customRows(_ member: (entity: String, source: String, codes: [Int64]?), table: TableLayout, mapping: TableMapping,
-                            definition: TableDefinition, layout: StoreLayout) -> CustomRowsOperation {
+                            definition: TableDefinition, layout: StoreLayout, idOffset: String?) -> CustomRowsOperation {
         let entityCode = table.hasEntityColumn ? table.entities.firstIndex(of: member.entity).map { Int64($0 + 1) } : nil
         // The entity's own attributes (its ancestors' first), in the order its values bind them.
         let attributeColumns = layout.entity(member.entity)?.columns.filter { $0.attribute != nil }.map(\.name) ?? []
@@ -169,7 +245,7 @@ struct PlanBuilder {
         return CustomRowsOperation(entity: member.entity, sourceEntity: member.source, sourceTable: mapping.old.name,
                                    destinationTable: Self.temporaryName(table.name), sourceCodes: member.codes,
                                    sourceColumns: mapping.oldDefinition.columns.map(\.name), entityCode: entityCode,
-                                   attributeColumns: attributeColumns, copiedColumns: copied)
+                                   attributeColumns: attributeColumns, copiedColumns: copied, idOffset: idOffset)
     }
 
     /// Old tables that are not kept in place are dropped once every new table is built.

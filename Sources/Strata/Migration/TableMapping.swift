@@ -69,7 +69,7 @@ struct TableMapping {
         }
         if let layout = new.columns.first(where: { $0.name == column }) {
             let oldProperty = planner.oldPropertyName(layout.property, ofEntity: layout.owner)
-            let oldColumn = planner.sources[layout.owner].flatMap { planner.oldLayout.entity($0) }?.column(forProperty: oldProperty)
+            let oldColumn = Self.oldColumn(of: layout, property: oldProperty, in: new, from: old, planner: planner)
             if let attribute = layout.attribute {
                 return try attributeSource(attribute, owner: layout.owner, oldColumn: oldColumn, isRequired: isRequired, planner: planner)
             }
@@ -100,6 +100,23 @@ struct TableMapping {
             return .constant(.null)
         }
         return .constant(.null)
+    }
+
+    /// The column of `old` a new column's values come from: the owner's own, when the owner's rows
+    /// were in `old`; otherwise, for rows of an entity that moved into the hierarchy, the column its
+    /// old lineage kept the property in.
+    private static func oldColumn(of layout: ColumnLayout, property: String, in new: TableLayout, from old: TableLayout,
+                                  planner: MigrationPlanner) -> ColumnLayout? {
+        if let source = planner.sources[layout.owner].flatMap({ planner.oldLayout.entity($0) }), source.table == old.name {
+            return source.column(forProperty: property)
+        }
+        for member in new.entities where planner.newLayout.entity(member)?.lineage.contains(where: { $0.name == layout.owner }) == true {
+            if let source = planner.sources[member].flatMap({ planner.oldLayout.entity($0) }), source.table == old.name,
+               let column = source.column(forProperty: property) {
+                return column
+            }
+        }
+        return nil
     }
 
     /// Where an attribute column's values come from: the old attribute, converted without loss, or

@@ -14,7 +14,8 @@ struct EntityDiff {
                                 new.isAbstract ? "existing rows of '\(new.name)' need a concrete entity" : nil))
         }
         if old.parent?.value != new.parent?.value {
-            steps.append(change(.changeEntity, nil, "parent", old.parent?.value, new.parent?.value, .heavyweight, "rows move to another table"))
+            steps.append(change(.changeEntity, nil, "parent", old.parent?.value, new.parent?.value, .lightweight,
+                                "rows move to the hierarchy's table, and references follow them"))
         }
         steps += attributeSteps()
         steps += relationshipSteps()
