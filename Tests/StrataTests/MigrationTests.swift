@@ -560,6 +560,26 @@ struct MigrationTests {
         cowV1, tagV1,
     ], mark: 2)
 
+    @Test func recreatingOnMismatchReplacesOnlyAStoreNoMigrationCanOpen() async throws {
+        let v2 = M.version("V2", [Self.barnV1, Self.cowV1, Self.tagV1], mark: 2)
+        let newer = temporaryStoreURL("Farm.sqlite")
+        try M.seed(newer, version: v2, rows: [("Barn", ["strata_id": .integer(1), "name": .text("North"), "built": .integer(1990)])])
+        // An app whose chain ends at V1 cannot migrate a V2 store: the option replaces it, empty.
+        try await DataStack(M.history([Self.v1, v2], current: "V1"))
+            .addStorage(SQLiteStore(fileURL: newer, localStorageOptions: .recreateStoreOnModelMismatch))
+        #expect(try M.query(newer, "SELECT value FROM strata_metadata WHERE key = 'version'") == [[.text("V1")]])
+        #expect(try M.query(newer, "SELECT count(*) FROM Barn") == [[.integer(0)]])
+        // A store whose migration fails is never replaced.
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        let before = try M.contents(url)
+        let stack = DataStack(M.history([Self.v1, Self.customV2()], current: "V2"))
+        await #expect(throws: StrataError.self) {
+            try await stack.addStorage(SQLiteStore(fileURL: url, localStorageOptions: .recreateStoreOnModelMismatch))
+        }
+        #expect(try M.contents(url) == before)
+    }
+
     @Test func aDiskThatFillsDuringTheMigrationLeavesTheStoreAsItWas() throws {
         let url = temporaryStoreURL("Farm.sqlite")
         try Self.seedV1(url)
