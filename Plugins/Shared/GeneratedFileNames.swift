@@ -31,6 +31,10 @@ enum GeneratedFileNames {
     /// The migration scaffolding.
     static func migrations(_ prefix: String) -> String { prefix + "Migrations.swift" }
 
+    /// The generated migration tests (`strata generate --migration-tests`; the build plugin on a
+    /// test target).
+    static func migrationTests(_ prefix: String) -> String { prefix + "MigrationTests.swift" }
+
     /// Every file, in the order the generator lists them.
     static func all(prefix: String) -> [String] {
         let shards = Array(1...shardCount)

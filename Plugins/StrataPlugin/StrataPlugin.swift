@@ -8,12 +8,14 @@ import PackagePlugin
 @main
 struct StrataPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        try StrataPlugin.commands(models: target.directoryURL.appending(path: "Models"),
-                                  tool: try context.tool(named: "strata").url,
-                                  workDirectory: context.pluginWorkDirectoryURL)
+        // A test target also gets a suite migrating a seeded store from every older version.
+        let isTestTarget = (target as? SourceModuleTarget)?.kind == .test
+        return try StrataPlugin.commands(models: target.directoryURL.appending(path: "Models"),
+                                         tool: try context.tool(named: "strata").url,
+                                         workDirectory: context.pluginWorkDirectoryURL, migrationTests: isTestTarget)
     }
 
-    static func commands(models: URL, tool: URL, workDirectory: URL) throws -> [Command] {
+    static func commands(models: URL, tool: URL, workDirectory: URL, migrationTests: Bool = false) throws -> [Command] {
         let manager = FileManager.default
         guard let folders = try? manager.contentsOfDirectory(at: models, includingPropertiesForKeys: nil) else { return [] }
         return folders
@@ -28,9 +30,11 @@ struct StrataPlugin: BuildToolPlugin {
                 return .buildCommand(
                     displayName: "Generating Strata model \(name)",
                     executable: tool,
-                    arguments: ["generate", folder.path, "--output", output.path, "--file-prefix", name, "--access", "internal"],
+                    arguments: ["generate", folder.path, "--output", output.path, "--file-prefix", name, "--access", "internal"]
+                        + (migrationTests ? ["--migration-tests"] : []),
                     inputFiles: inputs,
-                    outputFiles: GeneratedFileNames.all(prefix: name).map { output.appending(path: $0) }
+                    outputFiles: (GeneratedFileNames.all(prefix: name) + (migrationTests ? [GeneratedFileNames.migrationTests(name)] : []))
+                        .map { output.appending(path: $0) }
                 )
             }
     }

@@ -126,6 +126,27 @@ public struct CodeGenerator {
         return files.sorted { order[$0.name, default: 0] < order[$1.name, default: 0] }
     }
 
+    /// `<Model>MigrationTests.swift`: a Swift Testing suite that seeds a store at every older
+    /// version of the model and migrates it to the current one (no suite for a model with one
+    /// version). `testableImport` names the module holding the model, when the tests live in
+    /// another one.
+    public func migrationTests(_ model: Model, testableImport: String? = nil) throws(CodegenError) -> GeneratedFile {
+        let name = model.manifest.name
+        let context: [String: Any] = [
+            "generatorVersion": Self.version, "model": name, "version": model.currentVersion?.name ?? "",
+            "modelName": SwiftSyntax.identifier(name), "testableImport": testableImport.map(SwiftSyntax.identifier) ?? "",
+            "migrationTests": MigrationTestContext.versions(model),
+        ]
+        let template = "MigrationTests.swift.stencil"
+        guard let rendered = Self.renderConcurrently(templates: templates, contexts: [context], names: [template]).first else {
+            throw .template(name: template, reason: "nothing was rendered")
+        }
+        switch rendered {
+        case .success(let text): return GeneratedFile(name: GeneratedFileNames.migrationTests(name), contents: Self.tidy(text))
+        case .failure(let error): throw .template(name: template, reason: "\(error)")
+        }
+    }
+
     /// Renders the files on all cores: they share nothing but read-only contexts.
     private static func renderConcurrently(templates: [String: String], contexts: [[String: Any]], names: [String]) -> [Result<String, any Error>] {
         let shared = SharedContext(templates: templates, contexts: contexts)

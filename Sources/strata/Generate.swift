@@ -10,6 +10,7 @@ struct Generate: ParsableCommand {
         discussion: """
         Writes <Model>Entities1.swift ... <Model>Entities8.swift, <Model>Snapshots1.swift ... <Model>Snapshots8.swift, \
         <Model>SchemaHistory.swift, <Model>SchemaVersions.swift, <Model>Importers.swift and <Model>Migrations.swift \
+        (and, with --migration-tests, <Model>MigrationTests.swift) \
         into the output folder, rewriting only files whose content changed. Writes nothing when a model has errors (exit 2) or when a sealed \
         version no longer matches its lock (exit 1).
         """
@@ -30,6 +31,12 @@ struct Generate: ParsableCommand {
     @Option(name: .customLong("file-prefix"), help: "Name the files <prefix>Entities1.swift ... instead of after the model (for build tools that name outputs in advance).")
     var filePrefix: String?
 
+    @Flag(name: .customLong("migration-tests"), help: "Also write <Model>MigrationTests.swift: a Swift Testing suite migrating a seeded store from every older version.")
+    var migrationTests = false
+
+    @Option(name: .customLong("testable-import"), help: "With --migration-tests: the module holding the model, when the tests live in another one.")
+    var testableImport: String?
+
     func run() throws {
         var files: [GeneratedFile] = []
         var exitCode: Int32 = 0
@@ -43,7 +50,9 @@ struct Generate: ParsableCommand {
             }
             guard let model = loaded.model else { continue }
             do {
-                let generated = try CodeGenerator(templatesDirectory: templates, access: access).generate(model)
+                let generator = try CodeGenerator(templatesDirectory: templates, access: access)
+                var generated = try generator.generate(model)
+                if migrationTests { generated.append(try generator.migrationTests(model, testableImport: testableImport)) }
                 files += generated.map { file in
                     guard let filePrefix else { return file }
                     return GeneratedFile(name: filePrefix + file.name.dropFirst(model.manifest.name.count), contents: file.contents)
