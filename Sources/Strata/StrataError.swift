@@ -11,6 +11,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case migrationRequired(file: String, storeVersion: String, currentVersion: String)
     /// The store's locks match no version of this model's history.
     case unknownStoreVersion(file: String, model: String, storeVersion: String)
+    /// The store records a version this model's history does not have: most often a newer release
+    /// of the app wrote it (or the model no longer lists an old version).
+    case newerStoreVersion(file: String, storeVersion: String, currentVersion: String)
     /// The store's version is known, but the migration chain leads from it to no current version
     /// (the store comes from a newer app, or from a branch of the chain that ends elsewhere).
     case noMigrationPath(file: String, storeVersion: String, currentVersion: String)
@@ -60,6 +63,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "and only with .allowSynchronousLightweightMigration)"
         case .unknownStoreVersion(let file, let model, let storeVersion):
             return "'\(file)' says it is version '\(storeVersion)' of '\(model)', but its locks match no version of this model's history"
+        case .newerStoreVersion(let file, let storeVersion, let currentVersion):
+            return "'\(file)' is at version '\(storeVersion)', which this app's model does not have (its newest is '\(currentVersion)'); "
+                + "a newer version of the app wrote it, or the model no longer lists that version"
         case .noMigrationPath(let file, let storeVersion, let currentVersion):
             return "'\(file)' is at version '\(storeVersion)', from which the migration chain does not lead to '\(currentVersion)'; "
                 + "it may come from a newer version of the app"

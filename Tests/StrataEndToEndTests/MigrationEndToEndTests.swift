@@ -72,7 +72,7 @@ struct MigrationEndToEndTests {
             try StoreSeeding.seedStore(at: url, history: Farm.schemaHistory, version: "V1", objects: [SeedObject("Barn", id: 1, ["title": "North"])])
         }
         #expect(!FileManager.default.fileExists(atPath: url.path))
-        #expect(throws: StrataError.unknownStoreVersion(file: url.path, model: "Farm", storeVersion: "V9")) {
+        #expect(throws: StrataError.invalidQuery("Farm has no version 'V9'; it has V1, V2, V3")) {
             try StoreSeeding.seedStore(at: url, history: Farm.schemaHistory, version: "V9", objects: [])
         }
     }

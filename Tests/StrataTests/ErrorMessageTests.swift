@@ -15,6 +15,9 @@ struct ErrorMessageTests {
          "'/a.sqlite' is at version 'V1' and must be migrated to 'V2' before it can be opened; "
          + "add it with 'try await stack.addStorage(_:)', which migrates it (addStorageAndWait migrates only lightweight steps, "
          + "and only with .allowSynchronousLightweightMigration)"),
+        (.newerStoreVersion(file: "/a.sqlite", storeVersion: "V4", currentVersion: "V3"),
+         "'/a.sqlite' is at version 'V4', which this app's model does not have (its newest is 'V3'); "
+         + "a newer version of the app wrote it, or the model no longer lists that version"),
         (.noMigrationPath(file: "/a.sqlite", storeVersion: "V3", currentVersion: "V2"),
          "'/a.sqlite' is at version 'V3', from which the migration chain does not lead to 'V2'; it may come from a newer version of the app"),
         (.migrationFailed(file: "/a.sqlite", from: "V1", to: "V2", reason: "why"),

@@ -347,7 +347,7 @@ struct MigrationTests {
             try await stack.addStorage(SQLiteStore(fileURL: url))
         }
         // An app that does not know V2 at all.
-        await #expect(throws: StrataError.unknownStoreVersion(file: url.path, model: "Farm", storeVersion: "V2")) {
+        await #expect(throws: StrataError.newerStoreVersion(file: url.path, storeVersion: "V2", currentVersion: "V1")) {
             try await DataStack(M.history([Self.v1], current: "V1")).addStorage(SQLiteStore(fileURL: url))
         }
         #expect(try M.contents(url) == before)

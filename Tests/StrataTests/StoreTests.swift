@@ -57,8 +57,13 @@ struct StoreTests {
         #expect(throws: StrataError.migrationRequired(file: url.path, storeVersion: "V1", currentVersion: "V2")) {
             try DataStack(Self.history(versions: [Zoo.v1, Self.v2], current: "V2")).addStorageAndWait(SQLiteStore(fileURL: url))
         }
-        #expect(throws: StrataError.unknownStoreVersion(file: url.path, model: "Zoo", storeVersion: "V1")) {
+        #expect(throws: StrataError.newerStoreVersion(file: url.path, storeVersion: "V1", currentVersion: "V2")) {
             try DataStack(Self.history(versions: [Self.v2], current: "V2")).addStorageAndWait(SQLiteStore(fileURL: url))
+        }
+        // A version the model has, whose lock the store's does not match: the model changed under it.
+        let changed = ModelVersion("V1", entities: Zoo.v1.entities, versionLock: ["Person": [7, 7, 7, 7]])
+        #expect(throws: StrataError.unknownStoreVersion(file: url.path, model: "Zoo", storeVersion: "V1")) {
+            try DataStack(Self.history(versions: [changed, Self.v2], current: "V2")).addStorageAndWait(SQLiteStore(fileURL: url))
         }
     }
 

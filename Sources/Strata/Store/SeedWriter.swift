@@ -15,7 +15,7 @@ package final class SeedWriter {
     /// tables of `configuration`, in one transaction that ``finish()`` commits.
     package init(path: String, history: SchemaHistory, version name: String, configuration: String) throws(StrataError) {
         guard let version = history.version(named: name) else {
-            throw .unknownStoreVersion(file: path, model: history.modelName, storeVersion: name)
+            throw .invalidQuery("\(history.modelName) has no version '\(name)'; it has \(history.versionNames.joined(separator: ", "))")
         }
         guard let entities = version.entities(ofConfiguration: configuration) else {
             throw .unknownConfiguration(configuration, available: ["Default"] + version.configurations.keys.sorted().filter { $0 != "Default" })

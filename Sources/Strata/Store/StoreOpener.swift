@@ -28,7 +28,7 @@ enum StoreOpener {
         } catch {
             let mismatch: Bool
             switch error {
-            case .differentModel, .unknownStoreVersion, .notAStore, .noMigrationPath: mismatch = true
+            case .differentModel, .unknownStoreVersion, .notAStore, .noMigrationPath, .newerStoreVersion: mismatch = true
             default: mismatch = false
             }
             guard mismatch, options.contains(.recreateStoreOnModelMismatch), !handle.isInMemory else { throw error }
@@ -66,6 +66,9 @@ enum StoreOpener {
         let current = history.currentVersion
         if metadata["lock"] == current.versionLock.description { return .current }
         guard let lock = metadata["lock"].flatMap(VersionLock.init), let older = history.version(matching: lock, hint: metadata["version"]) else {
+            if let recorded = metadata["version"], !history.versionNames.contains(recorded) {
+                throw .newerStoreVersion(file: file, storeVersion: recorded, currentVersion: current.name)
+            }
             throw .unknownStoreVersion(file: file, model: storeModel, storeVersion: metadata["version"] ?? "?")
         }
         guard let path = history.migrationPath(from: older.name) else {
