@@ -227,6 +227,11 @@ struct MigrationTests {
                                                + "migrate Tag with a custom step")) {
             try plan(to: v2)
         }
+        // With a custom step the app decides about each tag, and the relationship starts empty.
+        let custom = M.version("V2", [Self.barnV1, Self.cowV1, tag], mark: 2, migrations: [
+            MigrationDescription(from: "V1", entities: [EntityMigrationHint("Tag", custom: true, renamedProperties: ["cow": "cows"])]),
+        ])
+        #expect(try plan(to: custom).contains("-- custom step: the app's step for Tag"))
     }
 
     // MARK: Custom steps

@@ -75,7 +75,8 @@ struct TableMapping {
             }
             guard let oldColumn else {
                 let oldRelationship = planner.sources[layout.owner].flatMap { planner.oldLayout.relationships[$0] }?.first { $0.name == oldProperty }
-                if let oldRelationship, oldRelationship.isToMany {
+                // A custom step decides about the object; its values carry no relationships, so this one starts empty.
+                if let oldRelationship, oldRelationship.isToMany, !planner.customEntities.contains(layout.owner) {
                     throw MigrationPlanningError("\(layout.owner).\(layout.property) changes from to-many to to-one, which could cut an object's "
                                                  + "links to one; migrate \(layout.owner) with a custom step")
                 }
