@@ -5,6 +5,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case sqlite(code: Int32, message: String, sql: String?)
     /// The file exists but is not a SQLite database (or is not readable as one).
     case notAStore(file: String, reason: String)
+    /// SQLite could not open or set up the file: its folder cannot be written, it is read-only, or
+    /// another process holds it locked.
+    case cannotOpenStore(file: String, reason: String)
     /// The store was written for another model.
     case differentModel(file: String, storeModel: String, expectedModel: String)
     /// The store is at an older (or other) version of this model and must be migrated first.
@@ -55,6 +58,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "SQLite error \(code): \(message)" + (sql.map { " (in: \($0))" } ?? "")
         case .notAStore(let file, let reason):
             return "'\(file)' is not a Strata store: \(reason)"
+        case .cannotOpenStore(let file, let reason):
+            return "cannot open '\(file)': \(reason)"
         case .differentModel(let file, let storeModel, let expectedModel):
             return "'\(file)' holds a store of model '\(storeModel)', not '\(expectedModel)'"
         case .migrationRequired(let file, let storeVersion, let currentVersion):

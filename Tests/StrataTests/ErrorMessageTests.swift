@@ -18,6 +18,8 @@ struct ErrorMessageTests {
         (.newerStoreVersion(file: "/a.sqlite", storeVersion: "V4", currentVersion: "V3"),
          "'/a.sqlite' is at version 'V4', which this app's model does not have (its newest is 'V3'); "
          + "a newer version of the app wrote it, or the model no longer lists that version"),
+        (.cannotOpenStore(file: "/a.sqlite", reason: "another connection holds it locked (database is locked)"),
+         "cannot open '/a.sqlite': another connection holds it locked (database is locked)"),
         (.noMigrationPath(file: "/a.sqlite", storeVersion: "V3", currentVersion: "V2"),
          "'/a.sqlite' is at version 'V3', from which the migration chain does not lead to 'V2'; it may come from a newer version of the app"),
         (.migrationFailed(file: "/a.sqlite", from: "V1", to: "V2", reason: "why"),

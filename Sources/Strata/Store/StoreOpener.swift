@@ -79,15 +79,20 @@ enum StoreOpener {
 
     private static func openChecked(_ handle: StorageHandle, core: StackCore, options: LocalStorageOptions,
                                     policy: MigrationPolicy) throws(StrataError) -> SQLiteConnection {
-        let connection: SQLiteConnection
-        do {
-            connection = try SQLiteConnection(path: handle.path, readOnly: false)
-            try connection.execute("PRAGMA schema_version")
-        } catch {
-            throw notAStore(error, file: handle.displayName)
+        // Look before touching: an existing file is first read through a read-only connection, so
+        // one that is not a store this model can open (another database, another model, an unknown
+        // version) is refused with its bytes as they were.
+        if !handle.isInMemory, FileManager.default.fileExists(atPath: handle.path) {
+            let probe = try connect(handle, readOnly: true)
+            _ = try state(of: probe, file: handle.displayName, history: core.history)
         }
-        try connection.execute("PRAGMA journal_mode = WAL")
-        try connection.execute(handle.isInMemory ? "PRAGMA synchronous = OFF" : "PRAGMA synchronous = NORMAL")
+        let connection = try connect(handle, readOnly: false)
+        do {
+            try connection.execute("PRAGMA journal_mode = WAL")
+            try connection.execute(handle.isInMemory ? "PRAGMA synchronous = OFF" : "PRAGMA synchronous = NORMAL")
+        } catch {
+            throw cannotOpen(error, file: handle.displayName)
+        }
         switch try state(of: connection, file: handle.displayName, history: core.history) {
         case .empty:
             try createSchema(connection, handle: handle, core: core)
@@ -105,6 +110,32 @@ enum StoreOpener {
             try runner.run(plans)
         }
         return connection
+    }
+
+    /// A connection to the storage's file that has read its schema, or the error naming the file.
+    private static func connect(_ handle: StorageHandle, readOnly: Bool) throws(StrataError) -> SQLiteConnection {
+        do {
+            let connection = try SQLiteConnection(path: handle.path, readOnly: readOnly)
+            try connection.execute("PRAGMA schema_version")
+            return connection
+        } catch {
+            throw cannotOpen(notAStore(error, file: handle.displayName), file: handle.displayName)
+        }
+    }
+
+    /// SQLite's refusal to open or set up a file (a folder that cannot be written, a file another
+    /// process holds locked), as an error naming the file.
+    static func cannotOpen(_ error: StrataError, file: String) -> StrataError {
+        guard case .sqlite(let code, let message, _) = error else { return error }
+        let reason: String
+        switch code & 0xFF {
+        case 5, 6: reason = "another connection holds it locked (\(message))"
+        case 8: reason = "it cannot be written (\(message)); check the permissions of the file and its folder"
+        case 10: reason = "reading it failed (\(message)); it may be a folder, or its disk may be failing"
+        case 14: reason = "it cannot be opened or created (\(message)); check that its folder exists and can be written"
+        default: reason = "SQLite error \(code): \(message)"
+        }
+        return .cannotOpenStore(file: file, reason: reason)
     }
 
     static func notAStore(_ error: StrataError, file: String) -> StrataError {

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import Strata
+
+/// Opening a file a stack cannot use changes nothing in it, and every refusal names the file.
+@Suite("Opening files safely")
+struct StoreSafetyTests {
+    /// A SQLite database another program wrote, in its default (rollback-journal) mode.
+    private func foreignDatabase() throws -> URL {
+        let url = temporaryStoreURL("foreign.sqlite")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let connection = try SQLiteConnection(path: url.path, readOnly: false)
+        try connection.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+        try connection.execute("INSERT INTO notes (body) VALUES ('keep me')")
+        return url
+    }
+
+    private func files(beside url: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path).sorted()
+    }
+
+    @Test func aForeignDatabaseIsRefusedByteForByte() async throws {
+        let url = try foreignDatabase()
+        let before = try Data(contentsOf: url)
+        let siblings = try files(beside: url)
+        await #expect(throws: StrataError.notAStore(file: url.path, reason: "it is a SQLite database, but not one Strata created")) {
+            try await DataStack(Zoo.schemaHistory).addStorage(SQLiteStore(fileURL: url))
+        }
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try files(beside: url) == siblings)
+        // Not even a migration forecast or a recreate option touches it.
+        #expect(throws: StrataError.notAStore(file: url.path, reason: "it is a SQLite database, but not one Strata created")) {
+            try DataStack(Zoo.schemaHistory).requiredMigrations(for: SQLiteStore(fileURL: url))
+        }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func aStoreOfAnotherModelKeepsItsBytes() async throws {
+        let url = temporaryStoreURL()
+        try DataStack(Zoo.schemaHistory).addStorageAndWait(SQLiteStore(fileURL: url))
+        _ = try StoreOpener.rows(SQLiteConnection(path: url.path, readOnly: false), "PRAGMA wal_checkpoint(TRUNCATE)")
+        let before = try Data(contentsOf: url)
+        let farm = SchemaHistory(model: "Farm", versions: [Zoo.v1], migrationChain: ["V1"], current: "V1",
+                                 entityTypes: [Person.self, Animal.self, Dog.self, Cat.self])
+        await #expect(throws: StrataError.differentModel(file: url.path, storeModel: "Zoo", expectedModel: "Farm")) {
+            try await DataStack(farm).addStorage(SQLiteStore(fileURL: url))
+        }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func aFileSQLiteCannotOpenIsNamed() async throws {
+        // A folder where the store should be: SQLite cannot open it.
+        let url = temporaryStoreURL("Folder.sqlite")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        await #expect(throws: StrataError.cannotOpenStore(file: url.path, reason: "reading it failed (disk I/O error); "
+                                                          + "it may be a folder, or its disk may be failing")) {
+            try await DataStack(Zoo.schemaHistory).addStorage(SQLiteStore(fileURL: url))
+        }
+    }
+}
