@@ -63,7 +63,9 @@ let package = Package(
         .executableTarget(
             name: "strata-crash-child",
             dependencies: ["Strata", "StrataTesting", "CSQLite"],
-            path: "Sources/StrataCrashChild"
+            path: "Sources/StrataCrashChild",
+            exclude: ["Models"],
+            plugins: ["StrataPlugin"]
         ),
         .testTarget(
             name: "StrataSchemaTests",

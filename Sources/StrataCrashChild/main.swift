@@ -8,6 +8,9 @@ import StrataTesting
 //   strata-crash-child seed PATH COWS     a store of the crash model at V1, with COWS cows
 //   strata-crash-child migrate PATH       migrates it to V3, then prints "migrated"
 //   strata-crash-child check PATH         prints "VERSION COWS LINKS INTEGRITY"
+//   strata-crash-child commit PATH        commits numbered ledger transactions until killed, printing "ack N"
+//   strata-crash-child check-ledger PATH  prints "INTEGRITY COMMITS LAST WHOLE": WHOLE is 1 when commits 1...LAST
+//                                          are each there with both entries and their tag, and the balances add up
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -49,6 +52,30 @@ case "check":
     func value(_ sql: String) -> String { sqlite3Scalar(database, sql) ?? "?" }
     let version = value("SELECT value FROM strata_metadata WHERE key = 'version'")
     print(version, value("SELECT count(*) FROM Cow"), value("SELECT count(*) FROM strata_link_Cow_3_tags"), value("PRAGMA integrity_check"))
+case "commit":
+    do {
+        try await LedgerRun.commitForever(at: url)
+    } catch {
+        fail("\(error)")
+    }
+case "check-ledger":
+    var database: OpaquePointer?
+    guard sqlite3Open(url.path, &database) else { fail("cannot open \(url.path)") }
+    func value(_ sql: String) -> String { sqlite3Scalar(database, sql) ?? "?" }
+    let last = value("SELECT coalesce(max(\"commit\"), 0) FROM Entry")
+    let commits = value("SELECT count(DISTINCT \"commit\") FROM Entry")
+    // Every commit: two entries summing to zero, amounts ±N, each tagged once with its own tag.
+    let broken = value("""
+        SELECT count(*) FROM (SELECT "commit" FROM Entry GROUP BY "commit"
+        HAVING count(*) != 2 OR sum(amount) != 0 OR max(amount) != "commit")
+        """)
+    let untagged = value("SELECT count(*) FROM Entry WHERE strata_id NOT IN (SELECT owner FROM strata_link_Entry_5_tags)")
+    let tags = value("SELECT count(*) FROM Tag")
+    let balanced = value("""
+        SELECT count(*) FROM Account WHERE balance != (SELECT coalesce(sum(amount), 0) FROM Entry WHERE Entry.account = Account.strata_id)
+        """)
+    let whole = commits == last && broken == "0" && untagged == "0" && tags == last && balanced == "0" ? "1" : "0"
+    print(value("PRAGMA integrity_check"), commits, last, whole)
 default:
     fail("unknown command \(arguments[1])")
 }

@@ -8,38 +8,10 @@ import Testing
 @Suite("Migrations killed midway")
 struct MigrationCrashTests {
     static let cows = 60_000
-    static let rounds = ProcessInfo.processInfo.environment["STRATA_CRASH_ROUNDS"].flatMap(Int.init) ?? 8
+    static let rounds = CrashChild.rounds(default: 8)
 
-    /// The child executable, built beside the tests.
-    static let child: URL? = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent("strata-crash-child")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return nil
-    }()
-
-    /// Runs the child to the end; returns what it printed.
-    private func run(_ arguments: [String]) throws -> String {
-        let process = try launch(arguments)
-        let output = process.output.fileHandleForReading.readDataToEndOfFile()
-        process.process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    private func launch(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
-        guard let child = Self.child else { throw CrashTestError.childNotBuilt }
-        let process = Process()
-        process.executableURL = child
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return (process, output)
-    }
+    private func run(_ arguments: [String]) throws -> String { try CrashChild.run(arguments) }
+    private func launch(_ arguments: [String]) throws -> (process: Process, output: Pipe) { try CrashChild.launch(arguments) }
 
     @Test func aKilledMigrationLeavesTheOldVersionWholeAndMigratesNextTime() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-crash-\(UUID().uuidString)")
@@ -75,7 +47,3 @@ struct MigrationCrashTests {
     }
 }
 
-private enum CrashTestError: Error, CustomStringConvertible {
-    case childNotBuilt
-    var description: String { "strata-crash-child was not found beside the tests; it is built with the package" }
-}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The `strata-crash-child` executable the crash tests run and kill, built beside the tests.
+enum CrashChild {
+    static let executable: URL? = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("strata-crash-child")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }()
+
+    /// How many rounds a crash test runs: `STRATA_CRASH_ROUNDS`, or `defaultRounds`.
+    static func rounds(default defaultRounds: Int) -> Int {
+        ProcessInfo.processInfo.environment["STRATA_CRASH_ROUNDS"].flatMap(Int.init) ?? defaultRounds
+    }
+
+    /// Starts the child; its standard output is piped back.
+    static func launch(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
+        guard let executable else { throw CrashChildError.notBuilt }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, output)
+    }
+
+    /// Runs the child to the end; returns what it printed, trimmed.
+    static func run(_ arguments: [String]) throws -> String {
+        let child = try launch(arguments)
+        let output = child.output.fileHandleForReading.readDataToEndOfFile()
+        child.process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+enum CrashChildError: Error, CustomStringConvertible {
+    case notBuilt
+    var description: String { "strata-crash-child was not found beside the tests; it is built with the package" }
+}
