@@ -58,3 +58,26 @@ struct StoreSafetyTests {
         }
     }
 }
+
+/// What a commit waits for, per storage.
+@Suite("Durability")
+struct DurabilityTests {
+    /// SQLite's `synchronous` setting on a stack's writer connection (0 off, 1 normal, 2 full).
+    private func synchronous(_ stack: DataStack) throws -> [[SQLValue]] {
+        try stack.writer.queue.sync { () throws(StrataError) -> [[SQLValue]] in
+            try StoreOpener.rows(stack.writer.connection(for: 0), "PRAGMA synchronous")
+        }
+    }
+
+    @Test func fullDurabilityWaitsForTheDisk() throws {
+        let stack = DataStack(Zoo.schemaHistory)
+        try stack.addStorageAndWait(SQLiteStore(fileURL: temporaryStoreURL(), durability: .full))
+        #expect(try synchronous(stack) == [[.integer(2)]])
+    }
+
+    @Test func theDefaultIsNormal() throws {
+        let stack = DataStack(Zoo.schemaHistory)
+        try stack.addStorageAndWait(SQLiteStore(fileURL: temporaryStoreURL()))
+        #expect(try synchronous(stack) == [[.integer(1)]])
+    }
+}

@@ -61,6 +61,7 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
         let displayName: String
         let isInMemory: Bool
         let options: LocalStorageOptions
+        let durability = (storage as? SQLiteStore)?.durability ?? .normal
         if let file = storage as? SQLiteStore {
             path = file.fileURL.path
             displayName = file.fileURL.path
@@ -75,7 +76,7 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
         _ = try core.add(configuration: configuration, makeHandle: { index in
             StorageHandle(index: index, configuration: configuration, path: path, displayName: displayName, isInMemory: isInMemory, entities: entities)
         }, open: { handle throws(StrataError) in
-            let connection = try StoreOpener.open(handle, core: core, options: options, policy: policy)
+            let connection = try StoreOpener.open(handle, core: core, options: options, durability: durability, policy: policy)
             writer.adopt(connection, for: handle.index)
             return try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
         })

@@ -16,6 +16,20 @@ public struct LocalStorageOptions: OptionSet, Sendable, Hashable {
     public static let allowSynchronousLightweightMigration = LocalStorageOptions(rawValue: 1 << 1)
 }
 
+/// What a commit waits for before it returns.
+///
+/// Whatever the setting, a commit is atomic and a crash of the process loses nothing a commit
+/// acknowledged: SQLite's write-ahead log is in the operating system's hands once the commit
+/// returns.
+public enum Durability: Sendable, Hashable {
+    /// SQLite's `synchronous = NORMAL` in WAL mode, the default: an operating-system crash or a
+    /// power loss may lose the last commits (never corrupt the store); commits are fast.
+    case normal
+    /// `synchronous = FULL`: each commit waits until the log is on disk, so it survives a power loss
+    /// too; each commit costs an `fsync`.
+    case full
+}
+
 /// A place a stack keeps objects: a SQLite file or memory.
 public protocol StorageInterface: Sendable, CustomStringConvertible {
     /// The configuration whose entities it holds; nil means `Default`.
@@ -30,20 +44,23 @@ public struct SQLiteStore: StorageInterface {
     public let configuration: String?
     /// How to treat a mismatching file.
     public let localStorageOptions: LocalStorageOptions
+    /// What a commit waits for: `.normal` (the default) or `.full`.
+    public let durability: Durability
 
     /// A store at an explicit file URL.
-    public init(fileURL: URL, configuration: String? = nil, localStorageOptions: LocalStorageOptions = []) {
+    public init(fileURL: URL, configuration: String? = nil, localStorageOptions: LocalStorageOptions = [], durability: Durability = .normal) {
         self.fileURL = fileURL
         self.configuration = configuration
         self.localStorageOptions = localStorageOptions
+        self.durability = durability
     }
 
     /// A store named `fileName` in the app's default folder: Application Support on Apple
     /// platforms, `$XDG_DATA_HOME` (or `~/.local/share`) on Linux, then a folder named after the
     /// bundle identifier or process.
-    public init(fileName: String, configuration: String? = nil, localStorageOptions: LocalStorageOptions = []) {
+    public init(fileName: String, configuration: String? = nil, localStorageOptions: LocalStorageOptions = [], durability: Durability = .normal) {
         self.init(fileURL: SQLiteStore.defaultDirectory.appendingPathComponent(fileName), configuration: configuration,
-                  localStorageOptions: localStorageOptions)
+                  localStorageOptions: localStorageOptions, durability: durability)
     }
 
     /// Where `SQLiteStore(fileName:)` puts files.

@@ -13,7 +13,7 @@ enum StoreOpener {
     }
 
     /// The writer connection of a storage, ready to use: created, checked, or migrated.
-    static func open(_ handle: StorageHandle, core: StackCore, options: LocalStorageOptions,
+    static func open(_ handle: StorageHandle, core: StackCore, options: LocalStorageOptions, durability: Durability = .normal,
                      policy: MigrationPolicy) throws(StrataError) -> SQLiteConnection {
         if !handle.isInMemory {
             let folder = URL(fileURLWithPath: handle.path).deletingLastPathComponent()
@@ -24,7 +24,7 @@ enum StoreOpener {
             }
         }
         do {
-            return try openChecked(handle, core: core, options: options, policy: policy)
+            return try openChecked(handle, core: core, options: options, durability: durability, policy: policy)
         } catch {
             let mismatch: Bool
             switch error {
@@ -34,7 +34,7 @@ enum StoreOpener {
             guard mismatch, options.contains(.recreateStoreOnModelMismatch), !handle.isInMemory else { throw error }
             log(.warning, "recreating an empty store because \(error)")
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: handle.path + suffix) }
-            return try openChecked(handle, core: core, options: options, policy: policy)
+            return try openChecked(handle, core: core, options: options, durability: durability, policy: policy)
         }
     }
 
@@ -77,7 +77,7 @@ enum StoreOpener {
         return .older(version: older.name, path: path)
     }
 
-    private static func openChecked(_ handle: StorageHandle, core: StackCore, options: LocalStorageOptions,
+    private static func openChecked(_ handle: StorageHandle, core: StackCore, options: LocalStorageOptions, durability: Durability,
                                     policy: MigrationPolicy) throws(StrataError) -> SQLiteConnection {
         // Look before touching: an existing file is first read through a read-only connection, so
         // one that is not a store this model can open (another database, another model, an unknown
@@ -89,7 +89,7 @@ enum StoreOpener {
         let connection = try connect(handle, readOnly: false)
         do {
             try connection.execute("PRAGMA journal_mode = WAL")
-            try connection.execute(handle.isInMemory ? "PRAGMA synchronous = OFF" : "PRAGMA synchronous = NORMAL")
+            try connection.execute(handle.isInMemory ? "PRAGMA synchronous = OFF" : durability == .full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
         } catch {
             throw cannotOpen(error, file: handle.displayName)
         }
