@@ -48,6 +48,46 @@ struct StoreSafetyTests {
         #expect(try Data(contentsOf: url) == before)
     }
 
+    /// A store of the Zoo model with its log folded into the file, ready to be damaged.
+    private func zooStore() throws -> URL {
+        let url = temporaryStoreURL()
+        try DataStack(Zoo.schemaHistory).addStorageAndWait(SQLiteStore(fileURL: url))
+        _ = try StoreOpener.rows(SQLiteConnection(path: url.path, readOnly: false), "PRAGMA wal_checkpoint(TRUNCATE)")
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        return url
+    }
+
+    @Test(arguments: ["garbage", "header", "empty page"])
+    func aDamagedFileIsRefusedByteForByte(damage: String) async throws {
+        let url = try zooStore()
+        let whole = try Data(contentsOf: url)
+        let damaged: Data = switch damage {
+        case "garbage": Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        case "header": whole.prefix(100)
+        default: whole.prefix(100) + Data(repeating: 0, count: 4096 - 100)
+        }
+        try damaged.write(to: url)
+        await #expect {
+            try await DataStack(Zoo.schemaHistory).addStorage(SQLiteStore(fileURL: url))
+        } throws: { error in
+            guard case StrataError.notAStore(let file, let reason) = error else { return false }
+            return file == url.path && reason.hasPrefix("the file is not a SQLite database")
+        }
+        #expect(try Data(contentsOf: url) == damaged)
+    }
+
+    @Test func aStoreWhoseLockWasAlteredIsRefusedByteForByte() async throws {
+        let url = try zooStore()
+        let connection = try SQLiteConnection(path: url.path, readOnly: false)
+        try connection.execute("PRAGMA journal_mode = DELETE")
+        try connection.execute("UPDATE strata_metadata SET value = 'Person:1,2,3,4' WHERE key = 'lock'")
+        let before = try Data(contentsOf: url)
+        await #expect(throws: StrataError.unknownStoreVersion(file: url.path, model: "Zoo", storeVersion: "V1")) {
+            try await DataStack(Zoo.schemaHistory).addStorage(SQLiteStore(fileURL: url))
+        }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
     @Test func aFileSQLiteCannotOpenIsNamed() async throws {
         // A folder where the store should be: SQLite cannot open it.
         let url = temporaryStoreURL("Folder.sqlite")
