@@ -5,6 +5,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case sqlite(code: Int32, message: String, sql: String?)
     /// The file exists but is not a SQLite database (or is not readable as one).
     case notAStore(file: String, reason: String)
+    /// Another connection or process held the store's write lock for longer than the storage's
+    /// `busyTimeout`; the transaction was rolled back.
+    case storeBusy(file: String, milliseconds: Int)
     /// SQLite could not open or set up the file: its folder cannot be written, it is read-only, or
     /// another process holds it locked.
     case cannotOpenStore(file: String, reason: String)
@@ -58,6 +61,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "SQLite error \(code): \(message)" + (sql.map { " (in: \($0))" } ?? "")
         case .notAStore(let file, let reason):
             return "'\(file)' is not a Strata store: \(reason)"
+        case .storeBusy(let file, let milliseconds):
+            return "'\(file)' stayed locked by another connection or process for \(milliseconds) ms, so the transaction was rolled back; "
+                + "try again, or give the storage a longer busyTimeout"
         case .cannotOpenStore(let file, let reason):
             return "cannot open '\(file)': \(reason)"
         case .differentModel(let file, let storeModel, let expectedModel):

@@ -4,7 +4,8 @@ import Testing
 
 @Suite("Error messages")
 struct ErrorMessageTests {
-    @Test(arguments: [
+    // Typed up front: a literal this long, with messages joined by `+`, is too much for the type checker to infer.
+    static let cases: [(StrataError, String)] = [
         (StrataError.sqlite(code: 19, message: "NOT NULL constraint failed: Person.name", sql: "INSERT INTO \"Person\" (\"name\") VALUES (?)"),
          "SQLite error 19: NOT NULL constraint failed: Person.name (in: INSERT INTO \"Person\" (\"name\") VALUES (?))"),
         (.sqlite(code: 5, message: "database is locked", sql: nil), "SQLite error 5: database is locked"),
@@ -18,6 +19,9 @@ struct ErrorMessageTests {
         (.newerStoreVersion(file: "/a.sqlite", storeVersion: "V4", currentVersion: "V3"),
          "'/a.sqlite' is at version 'V4', which this app's model does not have (its newest is 'V3'); "
          + "a newer version of the app wrote it, or the model no longer lists that version"),
+        (.storeBusy(file: "/a.sqlite", milliseconds: 5000),
+         "'/a.sqlite' stayed locked by another connection or process for 5000 ms, so the transaction was rolled back; "
+         + "try again, or give the storage a longer busyTimeout"),
         (.cannotOpenStore(file: "/a.sqlite", reason: "another connection holds it locked (database is locked)"),
          "cannot open '/a.sqlite': another connection holds it locked (database is locked)"),
         (.noMigrationPath(file: "/a.sqlite", storeVersion: "V3", currentVersion: "V2"),
@@ -44,7 +48,9 @@ struct ErrorMessageTests {
         (.importFailed(entity: "Product", attribute: "stock", key: "stock", reason: "expected a number"),
          "cannot import 'Product.stock' from key 'stock': expected a number"),
         (.userError("Oops()"), "the transaction threw: Oops()"),
-    ])
+    ]
+
+    @Test(arguments: cases)
     func everyCaseSaysWhatHappened(error: StrataError, message: String) {
         #expect(error.description == message)
     }

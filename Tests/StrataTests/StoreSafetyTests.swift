@@ -121,3 +121,25 @@ struct DurabilityTests {
         #expect(try synchronous(stack) == [[.integer(1)]])
     }
 }
+
+/// A store another process holds locked.
+@Suite("A busy store")
+@MainActor
+struct BusyStoreTests {
+    @Test func aTransactionWaitsItsTimeoutThenFailsAndReadsGoOn() async throws {
+        let url = temporaryStoreURL()
+        let stack = DataStack(Zoo.schemaHistory)
+        try stack.addStorageAndWait(SQLiteStore(fileURL: url, busyTimeout: .milliseconds(50)))
+        try await stack.perform { transaction in transaction.create(Into<Person>()).name = "Ann" }
+        // Another process's writer, as SQLite sees it: a connection of its own holding the write lock.
+        let other = try SQLiteConnection(path: url.path, readOnly: false)
+        try other.execute("BEGIN IMMEDIATE")
+        await #expect(throws: StrataError.storeBusy(file: url.path, milliseconds: 50)) {
+            try await stack.perform { transaction in transaction.create(Into<Person>()).name = "Bob" }
+        }
+        #expect(try stack.fetchCount(From<Person>()) == 1)
+        try other.execute("ROLLBACK")
+        try await stack.perform { transaction in transaction.create(Into<Person>()).name = "Bob" }
+        #expect(try stack.fetchCount(From<Person>()) == 2)
+    }
+}

@@ -90,8 +90,16 @@ extension ObjectContext {
 
     private func begin(_ storage: Int32) throws(StrataError) -> SQLiteConnection {
         let connection = try connection(for: storage)
-        if openTransactions.insert(storage).inserted {
-            try connection.execute("BEGIN IMMEDIATE")
+        if !openTransactions.contains(storage) {
+            do {
+                try connection.execute("BEGIN IMMEDIATE")
+            } catch {
+                if case .sqlite(let code, _, _) = error, code & 0xFF == 5 || code & 0xFF == 6 {
+                    throw .storeBusy(file: connection.path, milliseconds: Int(connection.busyTimeoutMilliseconds))
+                }
+                throw error
+            }
+            openTransactions.insert(storage)
         }
         return connection
     }

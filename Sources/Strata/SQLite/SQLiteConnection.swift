@@ -8,6 +8,8 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     /// The file path, or ":memory:"-style names for in-memory databases.
     let path: String
+    /// How long a statement waits for a lock another connection holds.
+    let busyTimeoutMilliseconds: Int32
     private var cache: [String: SQLiteStatement] = [:]
 
     /// Opens (and, when writable, creates) a database.
@@ -23,6 +25,7 @@ final class SQLiteConnection {
         }
         self.handle = pointer
         self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         sqlite3_busy_timeout(pointer, busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(pointer, 1)
         SQLiteFunctions.register(on: pointer)

@@ -62,6 +62,8 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
         let isInMemory: Bool
         let options: LocalStorageOptions
         let durability = (storage as? SQLiteStore)?.durability ?? .normal
+        let busyTimeout = (storage as? SQLiteStore)?.busyTimeout ?? .seconds(5)
+        let busyMilliseconds = Int32(clamping: busyTimeout.components.seconds * 1_000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000)
         if let file = storage as? SQLiteStore {
             path = file.fileURL.path
             displayName = file.fileURL.path
@@ -74,7 +76,8 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
             options = []
         }
         _ = try core.add(configuration: configuration, makeHandle: { index in
-            StorageHandle(index: index, configuration: configuration, path: path, displayName: displayName, isInMemory: isInMemory, entities: entities)
+            StorageHandle(index: index, configuration: configuration, path: path, displayName: displayName, isInMemory: isInMemory, entities: entities,
+                          busyTimeoutMilliseconds: busyMilliseconds)
         }, open: { handle throws(StrataError) in
             let connection = try StoreOpener.open(handle, core: core, options: options, durability: durability, policy: policy)
             writer.adopt(connection, for: handle.index)

@@ -11,6 +11,8 @@ final class StorageHandle: Sendable {
     let displayName: String
     let isInMemory: Bool
     let entities: Set<String>
+    /// How long a write waits for a lock another connection or process holds.
+    let busyTimeoutMilliseconds: Int32
 
     /// An in-memory store is a private temporary database in WAL mode (so the main context and
     /// read contexts can read while a transaction writes); its files go with the stack.
@@ -19,8 +21,10 @@ final class StorageHandle: Sendable {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
-    init(index: Int32, configuration: String, path: String, displayName: String, isInMemory: Bool, entities: Set<String>) {
+    init(index: Int32, configuration: String, path: String, displayName: String, isInMemory: Bool, entities: Set<String>,
+         busyTimeoutMilliseconds: Int32 = 5_000) {
         self.index = index
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.configuration = configuration
         self.path = path
         self.displayName = displayName

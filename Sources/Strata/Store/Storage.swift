@@ -46,21 +46,28 @@ public struct SQLiteStore: StorageInterface {
     public let localStorageOptions: LocalStorageOptions
     /// What a commit waits for: `.normal` (the default) or `.full`.
     public let durability: Durability
+    /// How long a transaction waits for the write lock while another process (or an unsafe
+    /// transaction) holds it, before it fails with ``StrataError/storeBusy(file:milliseconds:)``.
+    /// Reads never wait.
+    public let busyTimeout: Duration
 
     /// A store at an explicit file URL.
-    public init(fileURL: URL, configuration: String? = nil, localStorageOptions: LocalStorageOptions = [], durability: Durability = .normal) {
+    public init(fileURL: URL, configuration: String? = nil, localStorageOptions: LocalStorageOptions = [], durability: Durability = .normal,
+                busyTimeout: Duration = .seconds(5)) {
         self.fileURL = fileURL
         self.configuration = configuration
         self.localStorageOptions = localStorageOptions
         self.durability = durability
+        self.busyTimeout = busyTimeout
     }
 
     /// A store named `fileName` in the app's default folder: Application Support on Apple
     /// platforms, `$XDG_DATA_HOME` (or `~/.local/share`) on Linux, then a folder named after the
     /// bundle identifier or process.
-    public init(fileName: String, configuration: String? = nil, localStorageOptions: LocalStorageOptions = [], durability: Durability = .normal) {
+    public init(fileName: String, configuration: String? = nil, localStorageOptions: LocalStorageOptions = [], durability: Durability = .normal,
+                busyTimeout: Duration = .seconds(5)) {
         self.init(fileURL: SQLiteStore.defaultDirectory.appendingPathComponent(fileName), configuration: configuration,
-                  localStorageOptions: localStorageOptions, durability: durability)
+                  localStorageOptions: localStorageOptions, durability: durability, busyTimeout: busyTimeout)
     }
 
     /// Where `SQLiteStore(fileName:)` puts files.

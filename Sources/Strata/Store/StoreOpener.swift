@@ -115,7 +115,7 @@ enum StoreOpener {
     /// A connection to the storage's file that has read its schema, or the error naming the file.
     private static func connect(_ handle: StorageHandle, readOnly: Bool) throws(StrataError) -> SQLiteConnection {
         do {
-            let connection = try SQLiteConnection(path: handle.path, readOnly: readOnly)
+            let connection = try SQLiteConnection(path: handle.path, readOnly: readOnly, busyTimeoutMilliseconds: handle.busyTimeoutMilliseconds)
             try connection.execute("PRAGMA schema_version")
             return connection
         } catch {

@@ -123,7 +123,7 @@ extension DataStack {
     /// It writes through its own connection, so it waits for other writers at commit.
     public func beginUnsafe() -> UnsafeDataTransaction {
         let context = ObjectContext(core: core, kind: .transaction, openConnection: { handle throws(StrataError) in
-            try SQLiteConnection(path: handle.path, readOnly: false)
+            try SQLiteConnection(path: handle.path, readOnly: false, busyTimeoutMilliseconds: handle.busyTimeoutMilliseconds)
         }, openReader: { handle throws(StrataError) in
             try SQLiteConnection(path: handle.path, readOnly: true)
         })
