@@ -17,12 +17,20 @@ struct CommitCrashTests {
         var generator = SystemRandomNumberGenerator()
         var acknowledgedSoFar: Int64 = 0
         for round in 0..<Self.rounds {
-            // Each round goes on from the store the previous kill left behind.
+            // Each round goes on from the store the previous kill left behind. Most rounds wait for
+            // the first acknowledgement, so kills land while commits are flowing however slowly the
+            // child starts; every fourth kills at once, while the store may still be opening.
             let child = try CrashChild.launch(["commit", store])
-            usleep(UInt32.random(in: 50_000...600_000, using: &generator))
+            var printed = ""
+            if round % 4 != 0 {
+                while !printed.contains("ack "), case let data = child.output.fileHandleForReading.availableData, !data.isEmpty {
+                    printed += String(decoding: data, as: UTF8.self)
+                }
+            }
+            usleep(UInt32.random(in: 0...300_000, using: &generator))
             kill(child.process.processIdentifier, SIGKILL)
             child.process.waitUntilExit()
-            let printed = String(decoding: child.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            printed += String(decoding: child.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let acknowledged = printed.split(separator: "\n").compactMap { $0.hasPrefix("ack ") ? Int64($0.dropFirst(4)) : nil }.max()
                 ?? acknowledgedSoFar
             let state = try CrashChild.run(["check-ledger", store]).split(separator: " ").map(String.init)
