@@ -9,6 +9,8 @@ import StrataTesting
 //   strata-crash-child migrate PATH       migrates it to V3, then prints "migrated"
 //   strata-crash-child check PATH         prints "VERSION COWS LINKS INTEGRITY"
 //   strata-crash-child commit PATH        commits numbered ledger transactions until killed, printing "ack N"
+//   strata-crash-child stacks PATH N      opens and closes N stacks on a ledger store, printing
+//                                          "DESCRIPTORS-BEFORE DESCRIPTORS-AFTER RESIDENT-GROWTH-KIB"
 //   strata-crash-child check-ledger PATH  prints "INTEGRITY COMMITS LAST WHOLE": WHOLE is 1 when commits 1...LAST
 //                                          are each there with both entries and their tag, and the balances add up
 
@@ -55,6 +57,13 @@ case "check":
 case "commit":
     do {
         try await LedgerRun.commitForever(at: url)
+    } catch {
+        fail("\(error)")
+    }
+case "stacks":
+    guard arguments.count == 4, let count = Int(arguments[3]) else { fail("usage: strata-crash-child stacks PATH N") }
+    do {
+        print(try await ResourceRun.openAndClose(count, at: url))
     } catch {
         fail("\(error)")
     }
