@@ -14,6 +14,12 @@ import StrataTesting
 //   strata-crash-child check-ledger PATH  prints "INTEGRITY COMMITS LAST WHOLE": WHOLE is 1 when commits 1...LAST
 //                                          are each there with both entries and their tag, and the balances add up
 
+/// Writes a line straight to standard output: nothing waits in a buffer that an exit under a
+/// sanitizer (which leaves without flushing) or a kill would lose.
+func say(_ items: Any...) {
+    FileHandle.standardOutput.write(Data((items.map { "\($0)" }.joined(separator: " ") + "\n").utf8))
+}
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(2)
@@ -42,7 +48,7 @@ case "migrate":
     let stack = DataStack(CrashModel.history(current: "V3"))
     do {
         try await stack.addStorage(SQLiteStore(fileURL: url))
-        print("migrated")
+        say("migrated")
     } catch {
         fail("\(error)")
     }
@@ -53,7 +59,7 @@ case "check":
     guard sqlite3Open(path, &database) else { fail("cannot open \(path)") }
     func value(_ sql: String) -> String { sqlite3Scalar(database, sql) ?? "?" }
     let version = value("SELECT value FROM strata_metadata WHERE key = 'version'")
-    print(version, value("SELECT count(*) FROM Cow"), value("SELECT count(*) FROM strata_link_Cow_3_tags"), value("PRAGMA integrity_check"))
+    say(version, value("SELECT count(*) FROM Cow"), value("SELECT count(*) FROM strata_link_Cow_3_tags"), value("PRAGMA integrity_check"))
 case "commit":
     do {
         try await LedgerRun.commitForever(at: url)
@@ -63,21 +69,21 @@ case "commit":
 case "stacks":
     guard arguments.count == 4, let count = Int(arguments[3]) else { fail("usage: strata-crash-child stacks PATH N") }
     do {
-        print(try await ResourceRun.openAndClose(count, at: url))
+        say(try await ResourceRun.openAndClose(count, at: url))
     } catch {
         fail("\(error)")
     }
 case "check-ledger":
     // Killed before the store was created, or while its tables were: nothing was committed.
     guard FileManager.default.fileExists(atPath: url.path) else {
-        print("ok 0 0 1")
+        say("ok 0 0 1")
         exit(0)
     }
     var database: OpaquePointer?
     guard sqlite3Open(url.path, &database) else { fail("cannot open \(url.path)") }
     func value(_ sql: String) -> String { sqlite3Scalar(database, sql) ?? "?" }
     guard value("SELECT count(*) FROM sqlite_master WHERE name = 'Entry'") == "1" else {
-        print(value("PRAGMA integrity_check"), 0, 0, 1)
+        say(value("PRAGMA integrity_check"), 0, 0, 1)
         exit(0)
     }
     let last = value("SELECT coalesce(max(\"commit\"), 0) FROM Entry")
@@ -93,7 +99,7 @@ case "check-ledger":
         SELECT count(*) FROM Account WHERE balance != (SELECT coalesce(sum(amount), 0) FROM Entry WHERE Entry.account = Account.strata_id)
         """)
     let whole = commits == last && broken == "0" && untagged == "0" && tags == last && balanced == "0" ? "1" : "0"
-    print(value("PRAGMA integrity_check"), commits, last, whole)
+    say(value("PRAGMA integrity_check"), commits, last, whole)
 default:
     fail("unknown command \(arguments[1])")
 }
