@@ -31,6 +31,13 @@ struct PlanBuilder {
         .sql(MigrationStatement(text, arguments))
     }
 
+    /// `CASE "strata_entity" WHEN ? THEN ? ... END`: each old entity code as its new one.
+    private static func renumbered(_ codes: [Int64: Int64]) -> MigrationStatement {
+        let old = codes.keys.sorted()
+        return MigrationStatement("CASE " + q(StoreLayout.entityColumn) + old.map { _ in " WHEN ? THEN ?" }.joined() + " END",
+                                  old.flatMap { [SQLValue.integer($0), .integer(codes[$0]!)] })
+    }
+
     /// A table changed with `ALTER TABLE`: indexes that no longer fit dropped, columns dropped,
     /// renamed and added, entity codes renumbered, and the table renamed if its entity was.
     mutating func alter(_ mapping: TableMapping) {
@@ -69,10 +76,8 @@ struct PlanBuilder {
             inPlace.append(Self.sql("ALTER TABLE " + table + " ADD COLUMN " + column.sql + defaultClause))
         }
         if codeMap.contains(where: { $0.key != $0.value }) {
-            let cases = codeMap.keys.sorted().map { _ in " WHEN ? THEN ?" }.joined()
-            let arguments = codeMap.keys.sorted().flatMap { [SQLValue.integer($0), .integer(codeMap[$0]!)] }
-            let column = Self.q(StoreLayout.entityColumn)
-            inPlace.append(Self.sql("UPDATE " + table + " SET " + column + " = CASE " + column + cases + " END", arguments))
+            let renumbered = Self.renumbered(codeMap)
+            inPlace.append(Self.sql("UPDATE " + table + " SET " + Self.q(StoreLayout.entityColumn) + " = " + renumbered.text, renumbered.arguments))
         }
         if !keepsName {
             inPlace.append(Self.sql("ALTER TABLE " + table + " RENAME TO " + Self.q(Self.temporaryName(mapping.new.name))))
@@ -113,9 +118,9 @@ struct PlanBuilder {
                         expressions.append("?")
                         arguments.append(.integer(constant))
                     case .entityCode(let map, nil):
-                        let column = Self.q(StoreLayout.entityColumn)
-                        expressions.append("CASE " + column + map.keys.sorted().map { _ in " WHEN ? THEN ?" }.joined() + " END")
-                        arguments += map.keys.sorted().flatMap { [SQLValue.integer($0), .integer(map[$0]!)] }
+                        let renumbered = Self.renumbered(map)
+                        expressions.append(renumbered.text)
+                        arguments += renumbered.arguments
                     case .column(let name, let conversion, let fallback):
                         let expression = conversion.apply(to: Self.q(name))
                         if let fallback {

@@ -45,7 +45,8 @@ package final class SeedWriter {
                 values.append(relationships[column.property]?.first.map { .integer($0) } ?? .null)
             }
         }
-        let statement = try connection.prepare(entity.insertSQL)
+        // One statement per entity, reused for every object of it.
+        let statement = try connection.cachedStatement(entity.insertSQL)
         statement.bind(values)
         _ = try statement.step()
         for relationship in layout.relationships[name] ?? [] {
@@ -101,7 +102,7 @@ package final class SeedWriter {
     }
 
     private func run(_ sql: String, _ arguments: [SQLValue]) throws(StrataError) {
-        let statement = try connection.prepare(sql)
+        let statement = try connection.cachedStatement(sql)
         statement.bind(arguments)
         _ = try statement.step()
     }
