@@ -9,6 +9,8 @@ final class RawDatabase {
         var pointer: OpaquePointer?
         sqlite3_open_v2(path, &pointer, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         handle = pointer!
+        // A stack that just closed the file may still be finishing a read on another thread.
+        sqlite3_busy_timeout(handle, 5_000)
         exec("PRAGMA journal_mode = WAL")
         exec("PRAGMA synchronous = NORMAL")
     }
