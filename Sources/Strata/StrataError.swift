@@ -51,6 +51,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case fileSystem(path: String, message: String)
     /// A value of an imported source does not fit the attribute it is imported into.
     case importFailed(entity: String, attribute: String, key: String, reason: String)
+    /// A `Codable` attribute's value threw while being encoded; nothing was saved.
+    case encodingFailed(type: String, coder: String, reason: String)
     /// The transaction's closure threw an error of its own (its description).
     case userError(String)
 
@@ -109,6 +111,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "'\(path)': \(message)"
         case .importFailed(let entity, let attribute, let key, let reason):
             return "cannot import '\(entity).\(attribute)' from key '\(key)': \(reason)"
+        case .encodingFailed(let type, let coder, let reason):
+            return "a \(type) value could not be encoded as \(coder), so nothing was saved: \(reason)"
         case .userError(let description):
             return "the transaction threw: \(description)"
         }

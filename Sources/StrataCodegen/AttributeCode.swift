@@ -88,14 +88,29 @@ struct AttributeCode {
     /// Whether a value must be assigned before saving.
     var isRequired: Bool { !attribute.isOptional && attribute.defaultValue == nil && attribute.initial == nil }
 
+    /// A floating-point default as Swift code: its text, or for a subnormal value, which the
+    /// compiler warns loses precision as a decimal literal, its exact bit pattern.
+    static func floatingLiteral(_ canonical: String, type: AttributeType) -> String {
+        let bits: String
+        switch type {
+        case .double:
+            guard let value = Double(canonical), value.isSubnormal else { return canonical }
+            bits = String(value.bitPattern, radix: 16, uppercase: true)
+        default:
+            guard let value = Float(canonical), value.isSubnormal else { return canonical }
+            bits = String(value.bitPattern, radix: 16, uppercase: true)
+        }
+        return "\(type == .double ? "Double" : "Float")(bitPattern: 0x\(bits)) /* \(canonical) */"
+    }
+
     /// A Swift expression for a canonical default (see `DefaultValueParser`).
     static func literal(_ canonical: String, type: AttributeType) -> String {
         switch type {
         case .bool, .int16, .int32, .int64, .int: return canonical
-        case .double, .float: return canonical
+        case .double, .float: return floatingLiteral(canonical, type: type)
         case .decimal: return "Decimal(string: \(SwiftSyntax.stringLiteral(canonical)), locale: Locale(identifier: \"en_US_POSIX\"))!"
         case .string: return SwiftSyntax.stringLiteral(canonical)
-        case .date: return "Date(timeIntervalSince1970: \(DefaultDate.seconds(canonical)))"
+        case .date: return "Date(timeIntervalSinceReferenceDate: \(DefaultDate.referenceSeconds(canonical)))"
         case .data: return "Data(base64Encoded: \(SwiftSyntax.stringLiteral(canonical)))!"
         case .uuid: return "UUID(uuidString: \(SwiftSyntax.stringLiteral(canonical)))!"
         case .url: return "URL(string: \(SwiftSyntax.stringLiteral(canonical)))!"

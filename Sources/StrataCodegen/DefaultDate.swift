@@ -2,9 +2,10 @@ import StrataSchema
 
 /// Default dates as Swift numbers.
 enum DefaultDate {
-    /// Seconds since 1970 of a canonical default date; `0` for text that is not one (validation
-    /// rejects such defaults before generation).
-    static func seconds(_ canonical: String) -> String {
-        CanonicalDate.secondsLiteral(canonical) ?? "0"
+    /// Seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`) of a canonical default date, as
+    /// an exact decimal literal; `0` for text that is not one (validation rejects such defaults
+    /// before generation).
+    static func referenceSeconds(_ canonical: String) -> String {
+        CanonicalDate.referenceSecondsLiteral(canonical) ?? "0"
     }
 }

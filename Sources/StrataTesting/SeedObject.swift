@@ -7,7 +7,7 @@ public struct SeedObject: Sendable {
     public var entity: String
     /// The object's row id; relationships refer to objects by it.
     public var id: Int64
-    /// Stored attributes by property name; a missing one is stored as nil.
+    /// Stored attributes by property name; a missing one takes its default, or nil without one.
     public var attributes: [String: any QueryableAttributeType]
     /// Relationships by name: the ids of the destination objects (a to-one takes one).
     public var relationships: [String: [Int64]]

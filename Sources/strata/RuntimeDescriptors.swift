@@ -53,7 +53,7 @@ enum RuntimeDescriptors {
         case .float: return Float(canonical)?.sqlValue
         case .decimal: return Decimal(string: canonical, locale: Locale(identifier: "en_US_POSIX"))?.sqlValue
         case .string: return canonical.sqlValue
-        case .date: return CanonicalDate.secondsLiteral(canonical).flatMap(Double.init).map { Date(timeIntervalSince1970: $0).sqlValue }
+        case .date: return CanonicalDate.referenceSecondsLiteral(canonical).flatMap(Double.init).map { Date(timeIntervalSinceReferenceDate: $0).sqlValue }
         case .data: return Data(base64Encoded: canonical)?.sqlValue
         case .uuid: return UUID(uuidString: canonical)?.sqlValue
         case .url: return URL(string: canonical)?.sqlValue

@@ -47,6 +47,8 @@ struct ErrorMessageTests {
         (.fileSystem(path: "/x", message: "cannot create the folder: denied"), "'/x': cannot create the folder: denied"),
         (.importFailed(entity: "Product", attribute: "stock", key: "stock", reason: "expected a number"),
          "cannot import 'Product.stock' from key 'stock': expected a number"),
+        (.encodingFailed(type: "Settings", coder: "json", reason: "refused"),
+         "a Settings value could not be encoded as json, so nothing was saved: refused"),
         (.userError("Oops()"), "the transaction threw: Oops()"),
     ]
 

@@ -134,6 +134,7 @@ extension ObjectContext {
             if let code = layout.entityCode { statement.bind(code, at: 2) }
             var binder = ColumnBinder(statement: statement, firstParameter: firstColumn)
             object.bindColumns(to: &binder)
+            try binder.checkEncoding()
             try statement.step()
             object.isWritten = true
             object.dirty.removeAll()
@@ -156,6 +157,7 @@ extension ObjectContext {
             let statement = try begin(object.key.storage).cachedStatement(sql)
             var binder = ColumnBinder(statement: statement, columns: object.dirty)
             object.bindColumns(to: &binder)
+            try binder.checkEncoding()
             statement.bind(object.rowID, at: binder.nextParameter)
             try statement.step()
             object.dirty.removeAll()

@@ -156,7 +156,10 @@ extension Int64: ImportInteger {}
 
 extension Double: ImportConvertible {
     public init?(importValue raw: Any) {
-        guard !ImportValue.isBoolean(raw), let number = raw as? NSNumber else { return nil }
+        guard !ImportValue.isBoolean(raw) else { return nil }
+        // A Swift Double first: going through NSNumber would turn every NaN into the same one.
+        if let value = raw as? Double { self = value; return }
+        guard let number = raw as? NSNumber else { return nil }
         self = number.doubleValue
     }
     public static var importDescription: String { "a number" }
@@ -164,6 +167,7 @@ extension Double: ImportConvertible {
 
 extension Float: ImportConvertible {
     public init?(importValue raw: Any) {
+        if !ImportValue.isBoolean(raw), let value = raw as? Float { self = value; return }
         guard let value = Double(importValue: raw) else { return nil }
         self = Float(value)
     }
@@ -172,6 +176,7 @@ extension Float: ImportConvertible {
 
 extension Decimal: ImportConvertible {
     public init?(importValue raw: Any) {
+        if let value = raw as? Decimal { self = value; return }
         if let text = raw as? String, let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) { self = value; return }
         guard !ImportValue.isBoolean(raw), let number = raw as? NSNumber else { return nil }
         self = Decimal(string: number.stringValue, locale: Locale(identifier: "en_US_POSIX")) ?? number.decimalValue
@@ -181,6 +186,7 @@ extension Decimal: ImportConvertible {
 
 extension Date: ImportConvertible {
     public init?(importValue raw: Any) {
+        if let value = raw as? Date { self = value; return }
         if let text = raw as? String {
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -200,6 +206,7 @@ extension Date: ImportConvertible {
 
 extension UUID: ImportConvertible {
     public init?(importValue raw: Any) {
+        if let value = raw as? UUID { self = value; return }
         guard let text = raw as? String, let value = UUID(uuidString: text) else { return nil }
         self = value
     }
@@ -208,6 +215,7 @@ extension UUID: ImportConvertible {
 
 extension URL: ImportConvertible {
     public init?(importValue raw: Any) {
+        if let value = raw as? URL { self = value; return }
         guard let text = raw as? String, let value = URL(string: text) else { return nil }
         self = value
     }
@@ -216,6 +224,7 @@ extension URL: ImportConvertible {
 
 extension Data: ImportConvertible {
     public init?(importValue raw: Any) {
+        if let value = raw as? Data { self = value; return }
         guard let text = raw as? String, let value = Data(base64Encoded: text) else { return nil }
         self = value
     }

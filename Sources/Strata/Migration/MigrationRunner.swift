@@ -127,6 +127,7 @@ struct MigrationRunner {
             guard let produced else { continue }
             var binder = ColumnBinder(capturingColumns: rows.attributeColumns.count)
             produced.bindColumns(to: &binder)
+            do { try binder.checkEncoding() } catch { throw failure("the custom step for \(rows.entity) produced a value that \(error)") }
             guard binder.captured.count == rows.attributeColumns.count else {
                 throw failure("the custom step for \(rows.entity) gave \(binder.captured.count) values for \(rows.attributeColumns.count) attributes")
             }

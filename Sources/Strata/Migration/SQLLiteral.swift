@@ -7,8 +7,8 @@ import Foundation
 /// binds its values. Text is quoted with embedded quotes doubled, bytes are written as hex, and
 /// numbers in a form SQLite reads back exactly, so no model value can change the statement.
 enum SQLLiteral {
-    /// The literal of a value, or nil for one SQL text cannot carry: a real number that is NaN or
-    /// infinite, or text holding a NUL character.
+    /// The literal of a value, or nil for one SQL text cannot carry exactly: a real number that is
+    /// NaN, infinite or -0.0 (SQLite reads `-0.0` as 0), or text holding a NUL character.
     static func literal(_ value: SQLValue) -> String? {
         switch value {
         case .null:
@@ -16,7 +16,7 @@ enum SQLLiteral {
         case .integer(let number):
             return String(number)
         case .real(let number):
-            guard number.isFinite else { return nil }
+            guard number.isFinite, !(number == 0 && number.sign == .minus) else { return nil }
             // Swift's description is the shortest text that reads back as the same Double.
             let text = "\(number)"
             return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? text : text + ".0"

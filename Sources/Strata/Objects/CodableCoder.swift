@@ -9,13 +9,19 @@ public enum CodableCoder: String, Sendable, Hashable {
     /// A binary property list.
     case binary
 
-    /// The encoded bytes of a value.
-    func encode<T: Encodable>(_ value: T) -> [UInt8] {
+    /// The text JSON writes for the floating-point values it has no number for.
+    private static let nonConformingFloats = (positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+
+    /// The encoded bytes of a value, or the error naming its type when its encoding throws.
+    func encode<T: Encodable>(_ value: T) throws(StrataError) -> [UInt8] {
         do {
             switch self {
             case .json:
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
+                let names = Self.nonConformingFloats
+                encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: names.positiveInfinity,
+                                                                              negativeInfinity: names.negativeInfinity, nan: names.nan)
                 return Array(try encoder.encode(value))
             case .propertyList:
                 let encoder = PropertyListEncoder()
@@ -27,14 +33,19 @@ public enum CodableCoder: String, Sendable, Hashable {
                 return Array(try encoder.encode([value]))
             }
         } catch {
-            preconditionFailure("Strata: a \(T.self) value could not be encoded as \(rawValue): \(error)")
+            throw .encodingFailed(type: String(describing: T.self), coder: rawValue, reason: "\(error)")
         }
     }
 
     /// The value decoded from bytes, or nil when they do not decode.
     func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) -> T? {
         switch self {
-        case .json: return try? JSONDecoder().decode(T.self, from: Data(bytes))
+        case .json:
+            let decoder = JSONDecoder()
+            let names = Self.nonConformingFloats
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: names.positiveInfinity,
+                                                                            negativeInfinity: names.negativeInfinity, nan: names.nan)
+            return try? decoder.decode(T.self, from: Data(bytes))
         case .propertyList, .binary: return (try? PropertyListDecoder().decode([T].self, from: Data(bytes)))?.first
         }
     }

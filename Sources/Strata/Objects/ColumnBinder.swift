@@ -24,6 +24,8 @@ public struct ColumnBinder {
     private(set) var nextParameter: Int32
     /// Every value, in column order, when capturing.
     private(set) var captured: [SQLValue] = []
+    /// The first `Codable` value that could not be encoded; the caller throws it after binding.
+    private(set) var failure: StrataError?
 
     /// A binder writing every column to parameters `firstParameter`, `firstParameter + 1`, ...
     init(statement: SQLiteStatement, firstParameter: Int32) {
@@ -93,8 +95,8 @@ public struct ColumnBinder {
     public mutating func bind(bool value: Bool) { bind(int64: value ? 1 : 0) }
     /// Binds a `Float` as a `Double`.
     public mutating func bind(float value: Float) { bind(double: Double(value)) }
-    /// Binds a `Date` as seconds since 1970.
-    public mutating func bind(date value: Date) { bind(double: value.timeIntervalSince1970) }
+    /// Binds a `Date` as seconds since 2001-01-01, the interval it holds, so no bit changes.
+    public mutating func bind(date value: Date) { bind(double: value.timeIntervalSinceReferenceDate) }
 
     /// Binds any queryable value, or NULL.
     public mutating func bind<T: QueryableAttributeType>(value: T?) {
@@ -105,7 +107,18 @@ public struct ColumnBinder {
     /// Binds a `Codable` value encoded by `coder`, or NULL.
     public mutating func bind<T: Encodable>(codable value: T?, coder: CodableCoder) {
         guard let parameter = advance() else { return }
-        bindValue(value.map { .blob(coder.encode($0)) } ?? .null, at: parameter)
+        guard let value else { return bindValue(.null, at: parameter) }
+        do throws(StrataError) {
+            bindValue(.blob(try coder.encode(value)), at: parameter)
+        } catch {
+            if failure == nil { failure = error }
+            bindValue(.null, at: parameter)
+        }
+    }
+
+    /// Throws the first encoding failure met while binding.
+    func checkEncoding() throws(StrataError) {
+        if let failure { throw failure }
     }
 
     private mutating func bindValue(_ value: SQLValue, at parameter: Int32) {

@@ -6,8 +6,8 @@ import Foundation
 /// | type | stored as |
 /// |---|---|
 /// | Bool, Int, Int8…Int64, UInt8…UInt32 | INTEGER |
-/// | Double, Float | REAL |
-/// | Date | REAL, seconds since 1970-01-01 UTC |
+/// | Double, Float | REAL (a NaN as its 8 bytes, since SQLite has no NaN) |
+/// | Date | REAL, seconds since 2001-01-01T00:00:00Z (`timeIntervalSinceReferenceDate`) |
 /// | String, URL (absolute string), Decimal (its exact text) | TEXT |
 /// | Data, UUID (16 bytes) | BLOB |
 ///
@@ -71,6 +71,9 @@ extension Double: QueryableAttributeType {
         switch sqlValue {
         case .real(let value): self = value
         case .integer(let value): self = Double(value)
+        case .blob(let bytes):
+            guard let value = StoredDouble.value(of: bytes) else { return nil }
+            self = value
         default: return nil
         }
     }
@@ -93,10 +96,10 @@ extension String: QueryableAttributeType {
 }
 
 extension Date: QueryableAttributeType {
-    public var sqlValue: SQLValue { .real(timeIntervalSince1970) }
+    public var sqlValue: SQLValue { .real(timeIntervalSinceReferenceDate) }
     public init?(sqlValue: SQLValue) {
         guard let seconds = Double(sqlValue: sqlValue) else { return nil }
-        self = Date(timeIntervalSince1970: seconds)
+        self = Date(timeIntervalSinceReferenceDate: seconds)
     }
 }
 
@@ -130,7 +133,8 @@ extension Decimal: QueryableAttributeType {
     public var sqlValue: SQLValue { .text(description) }
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
-        case .text(let text): self.init(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        // `Decimal.nan` is stored as its description, which `Decimal(string:)` does not read.
+        case .text(let text): if text == Decimal.nan.description { self = .nan } else { self.init(string: text, locale: Locale(identifier: "en_US_POSIX")) }
         case .integer(let value): self = Decimal(value)
         case .real(let value): self = Decimal(value)
         default: return nil

@@ -86,9 +86,9 @@ public struct RowReader {
     /// The next column as a `String`, or nil.
     public mutating func optionalString() -> String? { let column = next(); return isNull(column) ? nil : text(column) }
     /// The next column as a `Date`.
-    public mutating func date() -> Date { Date(timeIntervalSince1970: real(next())) }
+    public mutating func date() -> Date { Date(timeIntervalSinceReferenceDate: real(next())) }
     /// The next column as a `Date`, or nil.
-    public mutating func optionalDate() -> Date? { optionalDouble().map(Date.init(timeIntervalSince1970:)) }
+    public mutating func optionalDate() -> Date? { optionalDouble().map(Date.init(timeIntervalSinceReferenceDate:)) }
 
     /// The next column as any queryable type; `fallback` when it is NULL or does not fit.
     public mutating func value<T: QueryableAttributeType>(_ type: T.Type = T.self, fallback: T) -> T {

@@ -48,14 +48,17 @@ final class SQLiteStatement {
         switch value {
         case .null: sqlite3_bind_null(handle, index)
         case .integer(let number): sqlite3_bind_int64(handle, index, number)
-        case .real(let number): sqlite3_bind_double(handle, index, number)
+        case .real(let number): bind(number, at: index)
         case .text(let text): bind(text, at: index)
         case .blob(let bytes): bind(bytes, at: index)
         }
     }
 
     @inline(__always) func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, value) }
-    @inline(__always) func bind(_ value: Double, at index: Int32) { sqlite3_bind_double(handle, index, value) }
+    /// Binds a double; a NaN, which SQLite would turn into NULL, is bound as its bits (see `StoredDouble`).
+    @inline(__always) func bind(_ value: Double, at index: Int32) {
+        if value.isNaN { bind(StoredDouble.bytes(of: value), at: index) } else { sqlite3_bind_double(handle, index, value) }
+    }
     @inline(__always) func bindNull(at index: Int32) { sqlite3_bind_null(handle, index) }
 
     func bind(_ text: String, at index: Int32) {
@@ -92,7 +95,13 @@ struct SQLiteRow {
 
     @inline(__always) func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
     @inline(__always) func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
-    @inline(__always) func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
+    /// The column as a double; a NaN stored as its bits reads back as that NaN (see `StoredDouble`).
+    @inline(__always) func double(_ index: Int32) -> Double {
+        let value = sqlite3_column_double(handle, index)
+        // Bytes read as a double give 0, so only a zero needs a second look.
+        if value == 0, sqlite3_column_type(handle, index) == SQLITE_BLOB { return StoredDouble.value(of: bytes(index)) ?? 0 }
+        return value
+    }
 
     func string(_ index: Int32) -> String {
         guard let text = sqlite3_column_text(handle, index) else { return "" }

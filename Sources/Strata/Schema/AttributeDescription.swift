@@ -18,7 +18,8 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     case decimal = "Decimal"
     /// `String`, stored as TEXT.
     case string = "String"
-    /// `Date`, stored as REAL seconds since 1970.
+    /// `Date`, stored as a REAL value: seconds since 2001-01-01T00:00:00Z, the interval `Date`
+    /// itself holds, so every date reads back with the same bits.
     case date = "Date"
     /// `Data`, stored as BLOB.
     case data = "Data"
@@ -30,10 +31,14 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     case codable = "Codable"
 
     /// The SQLite column type the attribute is stored with.
+    ///
+    /// Floating-point and date columns hold REAL values but are declared `BLOB`: a column of REAL
+    /// affinity stores a whole-number double as an integer, which turns -0.0 into 0.0, while BLOB
+    /// affinity keeps every value exactly as it was bound. Comparisons and ordering stay numeric.
     var columnType: String {
         switch self {
         case .bool, .int16, .int32, .int64, .int: return "INTEGER"
-        case .double, .float, .date: return "REAL"
+        case .double, .float, .date: return "BLOB"
         case .decimal, .string, .url: return "TEXT"
         case .data, .uuid, .codable: return "BLOB"
         }

@@ -4,8 +4,6 @@ enum SchemaSQL {
     static let metadataTable = "strata_metadata"
     /// The next row id of each table, so ids of deleted rows are never reused.
     static let sequenceTable = "strata_sequence"
-    /// The layout format, recorded in the metadata.
-    static let layoutFormat = "1"
 
     /// Every statement that creates an empty store of `layout`.
     static func create(_ layout: StoreLayout, tables names: Set<String>) -> [String] {

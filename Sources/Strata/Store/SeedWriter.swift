@@ -28,8 +28,9 @@ package final class SeedWriter {
         try StoreOpener.createSchema(connection, layout: layout, model: history.modelName, configuration: configuration, entities: entities)
     }
 
-    /// Inserts one object: its attributes by property name (stored values; a missing one is
-    /// NULL), its relationships by name (destination ids; to-one takes the first).
+    /// Inserts one object: its attributes by property name (stored values; a missing one takes
+    /// its default, or NULL without one), its relationships by name (destination ids; to-one takes
+    /// the first).
     package func insert(entity name: String, id: Int64, attributes: [String: SQLValue], relationships: [String: [Int64]]) throws(StrataError) {
         guard let entity = layout.entity(name) else { throw .invalidQuery("the version has no entity '\(name)'") }
         let known = Set(entity.columns.map(\.property)).union(entity.relationships.map(\.name))
@@ -39,8 +40,8 @@ package final class SeedWriter {
         var values: [SQLValue] = [.integer(id)]
         if let code = entity.entityCode { values.append(.integer(code)) }
         for column in entity.columns {
-            if column.attribute != nil {
-                values.append(attributes[column.property] ?? .null)
+            if let attribute = column.attribute {
+                values.append(attributes[column.property] ?? attribute.defaultValue ?? .null)
             } else {
                 values.append(relationships[column.property]?.first.map { .integer($0) } ?? .null)
             }

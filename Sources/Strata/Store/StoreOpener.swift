@@ -55,14 +55,12 @@ enum StoreOpener {
         guard tables.contains(SchemaSQL.metadataTable) else {
             throw .notAStore(file: file, reason: "it is a SQLite database, but not one Strata created")
         }
-        var metadata: [String: String] = [:]
-        for row in try rows(connection, "SELECT key, value FROM " + SQLFragment.quote(SchemaSQL.metadataTable)) {
-            if let key = String(sqlValue: row[0]), let value = String(sqlValue: row[1]) { metadata[key] = value }
-        }
+        let metadata = try metadata(of: connection)
         let storeModel = metadata["model"] ?? ""
         guard storeModel == history.modelName else {
             throw .differentModel(file: file, storeModel: storeModel, expectedModel: history.modelName)
         }
+        _ = try LayoutFormat.recorded(in: metadata, file: file)
         let current = history.currentVersion
         if metadata["lock"] == current.versionLock.description { return .current }
         guard let lock = metadata["lock"].flatMap(VersionLock.init), let older = history.version(matching: lock, hint: metadata["version"]) else {
@@ -93,7 +91,9 @@ enum StoreOpener {
         } catch {
             throw cannotOpen(error, file: handle.displayName)
         }
-        switch try state(of: connection, file: handle.displayName, history: core.history) {
+        let state = try state(of: connection, file: handle.displayName, history: core.history)
+        try upgradeLayoutFormat(connection, state: state, history: core.history, file: handle.displayName)
+        switch state {
         case .empty:
             try createSchema(connection, handle: handle, core: core)
         case .current:
@@ -110,6 +110,23 @@ enum StoreOpener {
             try runner.run(plans)
         }
         return connection
+    }
+
+    /// Brings an existing store written in an older layout format to the current one, before any
+    /// migration reads it.
+    private static func upgradeLayoutFormat(_ connection: SQLiteConnection, state: StoreState, history: SchemaHistory,
+                                            file: String) throws(StrataError) {
+        let versionName: String
+        switch state {
+        case .empty: return
+        case .current: versionName = history.currentVersion.name
+        case .older(let version, _): versionName = version
+        }
+        let metadata = try metadata(of: connection)
+        let format = try LayoutFormat.recorded(in: metadata, file: file)
+        guard format < LayoutFormat.current, let version = history.version(named: versionName) else { return }
+        log(.notice, "upgrading \(file) from layout format \(format) to \(LayoutFormat.current)")
+        try LayoutFormat.upgrade(connection, from: format, version: version)
     }
 
     /// A connection to the storage's file that has read its schema, or the error naming the file.
@@ -166,7 +183,7 @@ enum StoreOpener {
         let version = layout.version
         let insert = try connection.prepare("INSERT INTO " + SQLFragment.quote(SchemaSQL.metadataTable) + " (key, value) VALUES (?, ?)")
         for (key, value) in [("model", model), ("version", version.name), ("lock", version.versionLock.description),
-                             ("layout", SchemaSQL.layoutFormat), ("configuration", configuration)] {
+                             ("layout", String(LayoutFormat.current)), ("configuration", configuration)] {
             insert.reset()
             insert.bind([.text(key), .text(value)])
             try insert.step()
@@ -186,6 +203,15 @@ enum StoreOpener {
             result[Int32(index)] = max(maximum + 1, sequences[table.name] ?? 1)
         }
         return result
+    }
+
+    /// The key-value pairs of a store's metadata table.
+    static func metadata(of connection: SQLiteConnection) throws(StrataError) -> [String: String] {
+        var metadata: [String: String] = [:]
+        for row in try rows(connection, "SELECT key, value FROM " + SQLFragment.quote(SchemaSQL.metadataTable)) {
+            if let key = String(sqlValue: row[0]), let value = String(sqlValue: row[1]) { metadata[key] = value }
+        }
+        return metadata
     }
 
     /// Every row of a query, as values.

@@ -88,11 +88,25 @@ enum ISODate {
 
 /// Dates in the canonical text of defaults, for tools that turn them into code.
 public enum CanonicalDate {
-    /// Seconds since 1970-01-01T00:00:00Z of a canonical default date, as a decimal literal
-    /// (`1714566600` or `1714566600.5`); nil when the text is not a date.
-    public static func secondsLiteral(_ canonical: String) -> String? {
+    /// Seconds between 1970-01-01 and 2001-01-01, the reference date `Date` counts from.
+    static let referenceDateOffset = 978_307_200
+
+    /// Seconds since 2001-01-01T00:00:00Z (`timeIntervalSinceReferenceDate`) of a canonical default
+    /// date, as an exact decimal literal (`736259400`, `0.1`, `-4.75`), so the generated `Date` is
+    /// the one nearest the written instant; nil when the text is not a date.
+    public static func referenceSecondsLiteral(_ canonical: String) -> String? {
         guard let (seconds, fraction) = ISODate.parse(canonical) else { return nil }
-        guard !fraction.isEmpty, let part = Double("0." + fraction) else { return String(seconds) }
-        return (Double(seconds) + part).description
+        return exactLiteral(seconds: seconds - referenceDateOffset, fraction: fraction)
+    }
+
+    /// `seconds + 0.fraction` written in decimal without rounding. `fraction` has no trailing zero.
+    static func exactLiteral(seconds: Int, fraction: String) -> String {
+        if fraction.isEmpty { return String(seconds) }
+        if seconds >= 0 { return "\(seconds).\(fraction)" }
+        // -5 + 0.25 is -(4 + 0.75): the fraction's ten's complement, digit by digit. The last digit
+        // is not zero, so adding one to it never carries.
+        var digits = fraction.compactMap(\.wholeNumberValue).map { 9 - $0 }
+        digits[digits.count - 1] += 1
+        return "-\(-seconds - 1)." + digits.map(String.init).joined()
     }
 }
