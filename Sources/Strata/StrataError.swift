@@ -51,6 +51,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case fileSystem(path: String, message: String)
     /// A value of an imported source does not fit the attribute it is imported into.
     case importFailed(entity: String, attribute: String, key: String, reason: String)
+    /// An unsafe transaction changed attributes that another commit changed after the transaction
+    /// read them (each entry: `Entity #id (attribute, ...)`, or `(deleted)`), and its merge policy
+    /// is `.error`; nothing was saved.
+    case mergeConflict(objects: [String])
     /// A `Codable` attribute's value threw while being encoded; nothing was saved.
     case encodingFailed(type: String, coder: String, reason: String)
     /// The transaction's closure threw an error of its own (its description).
@@ -111,6 +115,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "'\(path)': \(message)"
         case .importFailed(let entity, let attribute, let key, let reason):
             return "cannot import '\(entity).\(attribute)' from key '\(key)': \(reason)"
+        case .mergeConflict(let objects):
+            return "the commit conflicts with changes committed since these objects were read, so nothing was saved: "
+                + objects.joined(separator: "; ") + "; call refreshAndMergeAllObjects() before changing them, or choose another merge policy"
         case .encodingFailed(let type, let coder, let reason):
             return "a \(type) value could not be encoded as \(coder), so nothing was saved: \(reason)"
         case .userError(let description):

@@ -63,7 +63,7 @@ extension ObjectContext {
         }
     }
 
-    private func forEachChunk(_ ids: [Int64], _ body: ([Int64]) throws(StrataError) -> Void) throws(StrataError) {
+    func forEachChunk(_ ids: [Int64], _ body: ([Int64]) throws(StrataError) -> Void) throws(StrataError) {
         var start = 0
         while start < ids.count {
             try body(Array(ids[start..<min(start + Self.prefetchChunkSize, ids.count)]))

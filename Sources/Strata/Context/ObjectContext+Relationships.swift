@@ -139,8 +139,9 @@ extension ObjectContext {
 
     private func writeForeignKey(of object: StrataObject, _ relationship: RelationshipLayout, to value: StrataObject?) {
         guard case .foreignKey(let ordinal) = relationship.storage else { return }
-        object.setForeignKey(ordinal, value?.rowID)
+        // Marked first: an unsafe transaction records the value as read before it changes.
         object.markChanged(ordinal)
+        object.setForeignKey(ordinal, value?.rowID)
     }
 
     /// Replaces the loaded keys of a to-many relationship and schedules its positions or link rows.

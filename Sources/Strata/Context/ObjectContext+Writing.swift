@@ -90,27 +90,35 @@ extension ObjectContext {
 
     private func begin(_ storage: Int32) throws(StrataError) -> SQLiteConnection {
         let connection = try connection(for: storage)
-        if !openTransactions.contains(storage) {
-            do {
-                try connection.execute("BEGIN IMMEDIATE")
-            } catch {
-                if case .sqlite(let code, _, _) = error, code & 0xFF == 5 || code & 0xFF == 6 {
-                    throw .storeBusy(file: connection.path, milliseconds: Int(connection.busyTimeoutMilliseconds))
-                }
-                throw error
-            }
-            openTransactions.insert(storage)
-        }
+        if !openTransactions.contains(storage) { try beginImmediate(storage, on: connection) }
         return connection
     }
 
+    /// Opens the SQLite write transaction of a storage; a lock held too long is `storeBusy`.
+    func beginImmediate(_ storage: Int32, on connection: SQLiteConnection) throws(StrataError) {
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            if case .sqlite(let code, _, _) = error, code & 0xFF == 5 || code & 0xFF == 6 {
+                throw .storeBusy(file: connection.path, milliseconds: Int(connection.busyTimeoutMilliseconds))
+            }
+            throw error
+        }
+        openTransactions.insert(storage)
+    }
+
     /// Writes every pending change inside the open SQLite transactions (opening them first).
-    func flush() throws(StrataError) {
+    ///
+    /// In an unsafe transaction, objects in conflict with the store are not written: a commit
+    /// throws the conflict, while a read that flushes first goes on and sees the stored values.
+    func flush(forCommit: Bool = false) throws(StrataError) {
         guard kind == .transaction,
               !(unwritten.isEmpty && dirtyWritten.isEmpty && pendingDeletes.isEmpty && changedToMany.isEmpty && deletedLinks.isEmpty) else { return }
         if let deferredError { throw deferredError }
+        let conflicts = try resolveConflicts()
+        if forCommit, !conflicts.isEmpty { throw .mergeConflict(objects: conflicts.map(\.description)) }
         try insertUnwritten()
-        try updateDirty()
+        try updateDirty(skipping: Set(conflicts.map(\.key)))
         try flushRelationships()
         try deletePending()
     }
@@ -142,9 +150,9 @@ extension ObjectContext {
         unwritten.removeAll(keepingCapacity: true)
     }
 
-    private func updateDirty() throws(StrataError) {
+    private func updateDirty(skipping conflicts: Set<ObjectKey>) throws(StrataError) {
         for object in dirtyWritten.values {
-            guard let layout = object.layout, !object.dirty.isEmpty else { continue }
+            guard let layout = object.layout, !object.dirty.isEmpty, !conflicts.contains(object.key) else { continue }
             let shape = UpdateShape(layout: ObjectIdentifier(layout), columns: object.dirty)
             let sql: String
             if let cached = updateSQL[shape] {
@@ -160,9 +168,12 @@ extension ObjectContext {
             try binder.checkEncoding()
             statement.bind(object.rowID, at: binder.nextParameter)
             try statement.step()
+            // What the store holds now, for the next conflict check.
+            if tracksConflicts { originals[object.key] = Self.currentValues(of: object) }
             object.dirty.removeAll()
         }
-        dirtyWritten.removeAll()
+        // Objects in conflict stay changed, for the commit to report.
+        if conflicts.isEmpty { dirtyWritten.removeAll() } else { dirtyWritten = dirtyWritten.filter { conflicts.contains($0.key) } }
     }
 
     private func deletePending() throws(StrataError) {
@@ -178,19 +189,32 @@ extension ObjectContext {
 
     /// Writes everything and commits; on any failure rolls back entirely and throws.
     func commit() throws(StrataError) -> CommitSummary {
+        let summary: CommitSummary
         do {
             try validate()
-            try flush()
+            try flush(forCommit: true)
             try persistSequences()
-            for storage in openTransactions.sorted() {
-                try connection(for: storage).execute("COMMIT")
+            summary = summarize()
+            // Each store counts a commit that changed something inside it; the COMMITs run under
+            // the stack's commit log, which then holds each storage's part, so readers can tell
+            // which commits a snapshot holds.
+            var parts: [Int32: CommitLog.Part] = [:]
+            if !summary.isEmpty {
+                for storage in openTransactions {
+                    let part = openTransactions.count == 1 ? summary : summary.part(of: storage)
+                    parts[storage] = CommitLog.Part(counter: try countCommit(storage), summary: part)
+                }
+            }
+            try core.commits.commit(parts) { () throws(StrataError) in
+                for storage in openTransactions.sorted() {
+                    try connection(for: storage).execute("COMMIT")
+                }
             }
             openTransactions.removeAll()
         } catch {
             rollback()
             throw Self.translate(error)
         }
-        let summary = summarize()
         log = ChangeLog()
         for object in created { object.isInserted = false }
         created.removeAll()
@@ -218,6 +242,16 @@ extension ObjectContext {
                 throw .missingValue(entity: layout.name, attribute: layout.columns[ordinal].property)
             }
         }
+    }
+
+    /// Adds one to the store's commit count, inside the open transaction; returns the new count.
+    private func countCommit(_ storage: Int32) throws(StrataError) -> Int64 {
+        let statement = try begin(storage).cachedStatement(
+            "INSERT INTO " + SQLFragment.quote(SchemaSQL.metadataTable) + " (key, value) VALUES ('commits', '1') "
+            + "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING CAST(value AS INTEGER)")
+        defer { statement.reset() }
+        guard try statement.step() else { return 0 }
+        return statement.row.int64(0)
     }
 
     /// Records each touched table's highest row id, so ids of deleted rows are never handed out again.

@@ -15,8 +15,13 @@ final class ObjectContext {
     let kind: Kind
     private let openConnection: (StorageHandle) throws(StrataError) -> SQLiteConnection
     private let openReader: (StorageHandle) throws(StrataError) -> SQLiteConnection
-    private var connections: [Int32: SQLiteConnection] = [:]
+    private(set) var connections: [Int32: SQLiteConnection] = [:]
     private var committedConnections: [Int32: SQLiteConnection] = [:]
+
+    /// Storages whose read transaction is open (main and read contexts; see `beginSnapshot`).
+    var openSnapshots: Set<Int32> = []
+    /// Told when a snapshot of a storage starts, before anything else reads it.
+    var snapshotStarted: ((Int32, SQLiteConnection) throws(StrataError) -> Void)?
 
     /// One object per row. The main context drops objects nothing else holds (see ``purge()``).
     var registered = Registry()
@@ -60,6 +65,16 @@ final class ObjectContext {
     var denials: [(StrataObject, RelationshipLayout)] = []
     /// Deleted objects whose many-to-many link rows must go.
     var deletedLinks: [(StrataObject, RelationshipLayout)] = []
+    /// Whether reads take the write lock first (the writer queue's transactions), so nothing
+    /// another connection commits can come between what a transaction reads and what it writes.
+    var readsUnderWriteLock = false
+    /// Whether changed objects are checked against the store before they are written (unsafe
+    /// transactions, which read without holding the write lock).
+    var tracksConflicts = false
+    /// How conflicts found by that check are settled.
+    var mergePolicy = MergePolicy.error
+    /// Each changed object's values as last read or written, in column order (unsafe transactions).
+    var originals: [ObjectKey: [SQLValue]] = [:]
     /// Whether any relationship changed since the last commit (the main context then reloads
     /// its to-many relationships).
     var relationshipsChanged = false
@@ -76,17 +91,26 @@ final class ObjectContext {
 
     var isWritable: Bool { kind == .transaction }
 
-    /// The connection of a storage, opened on first use.
+    /// The connection of a storage, opened on first use; outside a transaction, inside the
+    /// snapshot this context reads.
     func connection(for storage: Int32) throws(StrataError) -> SQLiteConnection {
-        if let connection = connections[storage] { return connection }
+        if let connection = connections[storage] {
+            if kind != .transaction, !openSnapshots.contains(storage) { try beginSnapshot(storage, on: connection) }
+            if readsUnderWriteLock, !openTransactions.contains(storage) { try beginImmediate(storage, on: connection) }
+            return connection
+        }
         guard let handle = core.storages.first(where: { $0.index == storage }) else { throw .noStorage(entity: "storage #\(storage)") }
         let connection = try openConnection(handle)
         connections[storage] = connection
+        try beginSnapshot(storage, on: connection)
+        if readsUnderWriteLock { try beginImmediate(storage, on: connection) }
         return connection
     }
 
-    /// Hands over this context's connections (for a read context going back to the pool).
+    /// Ends the snapshots and hands over this context's connections (for a read context going
+    /// back to the pool).
     func releaseConnections() -> [Int32: SQLiteConnection] {
+        endSnapshots()
         defer { connections.removeAll() }
         return connections
     }
@@ -122,8 +146,9 @@ final class ObjectContext {
         object.token = token
     }
 
-    /// Marks a written object as changed.
+    /// Marks a written object as changed; called before the first changed value is set.
     func markUpdated(_ object: StrataObject) {
+        if tracksConflicts, originals[object.key] == nil { originals[object.key] = Self.currentValues(of: object) }
         dirtyWritten[object.key] = object
         log.updated[object.key] = object
     }
@@ -150,6 +175,7 @@ final class ObjectContext {
         countChecks.removeAll()
         denials.removeAll()
         deletedLinks.removeAll()
+        originals.removeAll()
         relationshipsChanged = false
     }
 }

@@ -33,6 +33,16 @@ public struct ColumnSet: Hashable, Sendable {
         return high[word] & (UInt64(1) << UInt64(ordinal % 64)) != 0
     }
 
+    /// Removes an ordinal.
+    mutating func remove(_ ordinal: Int) {
+        if ordinal < 64 {
+            low &= ~(UInt64(1) << UInt64(ordinal))
+        } else if var words = high, ordinal / 64 - 1 < words.count {
+            words[ordinal / 64 - 1] &= ~(UInt64(1) << UInt64(ordinal % 64))
+            high = words
+        }
+    }
+
     /// Whether the set is empty.
     var isEmpty: Bool { low == 0 && (high?.allSatisfy { $0 == 0 } ?? true) }
 

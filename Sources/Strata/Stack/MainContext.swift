@@ -1,20 +1,79 @@
 /// The stack's read-only main context: the objects `DataStack`'s own fetches return, kept up to
 /// date by every commit before the commit's completion runs.
+///
+/// Everything it shows reflects one committed state of each store. It reads each storage inside a
+/// read transaction (a snapshot), and brings its live objects to exactly that snapshot's state:
+/// this stack's commits from their summaries in the `CommitLog`, and commits the log cannot
+/// account for (another stack's or process's) by re-reading its objects. The snapshots end when
+/// the stack commits, so the next read sees the newest state.
 @MainActor
 final class MainContext {
     let core: StackCore
-    lazy var context = ObjectContext(core: core, kind: .main, openConnection: { handle throws(StrataError) in
-        try SQLiteConnection(path: handle.path, readOnly: true)
-    }, openReader: { handle throws(StrataError) in
-        try SQLiteConnection(path: handle.path, readOnly: true)
-    })
+    lazy var context: ObjectContext = {
+        let context = ObjectContext(core: core, kind: .main, openConnection: { handle throws(StrataError) in
+            try SQLiteConnection(path: handle.path, readOnly: true)
+        }, openReader: { handle throws(StrataError) in
+            try SQLiteConnection(path: handle.path, readOnly: true)
+        })
+        context.snapshotStarted = { [unowned self] storage, connection throws(StrataError) in
+            try self.snapshotStarted(storage, connection)
+        }
+        return context
+    }()
+    /// The commit count of each storage that the live objects reflect; none for a storage not read yet.
+    private var applied: [Int32: Int64] = [:]
+    /// Storages whose objects missed commits the log no longer holds.
+    private var stale: Set<Int32> = []
 
     nonisolated init(core: StackCore) {
         self.core = core
     }
 
+    /// Applies every commit logged so far and ends the snapshots, so the next read starts from
+    /// the newest state. Storages that missed commits are re-read at once.
+    func catchUp() {
+        context.endSnapshots()
+        for storage in core.commits.storages {
+            let (parts, overflowed) = core.commits.take(storage, upTo: nil)
+            apply(parts, overflowed: overflowed, storage: storage)
+        }
+        for storage in stale {
+            // Opening the snapshot re-reads the objects; a failure leaves them for the next read.
+            _ = try? context.connection(for: storage)
+        }
+    }
+
+    /// Brings the objects of a storage to the state of a snapshot that has just started.
+    private func snapshotStarted(_ storage: Int32, _ connection: SQLiteConnection) throws(StrataError) {
+        let counter = try ObjectContext.commitCount(connection)
+        let (parts, overflowed) = core.commits.take(storage, upTo: counter)
+        guard applied[storage] != nil else {
+            // Nothing of this storage is registered yet: its objects will be read from this snapshot.
+            applied[storage] = counter
+            return
+        }
+        apply(parts, overflowed: overflowed, storage: storage)
+        if applied[storage] != counter || stale.contains(storage) {
+            try context.refreshRegistered(storage: storage)
+            applied[storage] = counter
+            stale.remove(storage)
+        }
+    }
+
+    /// Applies a storage's logged commits in order; a gap in their counts marks it stale.
+    private func apply(_ parts: [CommitLog.Part], overflowed: Bool, storage: Int32) {
+        guard var known = applied[storage] else { return }
+        if overflowed { stale.insert(storage) }
+        for part in parts where part.counter > known {
+            if part.counter != known + 1 { stale.insert(storage) }
+            apply(part.summary)
+            known = part.counter
+        }
+        applied[storage] = known
+    }
+
     /// Brings live objects up to date with a commit: new values in place, deletions marked.
-    func apply(_ summary: CommitSummary) {
+    private func apply(_ summary: CommitSummary) {
         guard !summary.isEmpty else { return }
         for (key, change) in summary.updated {
             guard let object = context.registeredObject(key), let layout = object.layout else { continue }

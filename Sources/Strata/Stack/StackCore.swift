@@ -40,6 +40,8 @@ final class StackCore: Sendable {
     let layout: StoreLayout
     /// Read-only connections kept between read contexts.
     let readers = ReaderPool()
+    /// This stack's commits, until the main context applies them.
+    let commits = CommitLog()
     private let storageList = Mutex<[StorageHandle]>([])
     private let nextRowIDs = Mutex<[TableKey: Int64]>([:])
 

@@ -4,16 +4,18 @@ import Foundation
 extension DataStack {
     /// A transaction context on the writer queue.
     func writerContext() -> ObjectContext {
-        ObjectContext(core: core, kind: .transaction, openConnection: { [writer] handle throws(StrataError) in
+        let context = ObjectContext(core: core, kind: .transaction, openConnection: { [writer] handle throws(StrataError) in
             try writer.connection(for: handle.index)
         }, openReader: { handle throws(StrataError) in
             try SQLiteConnection(path: handle.path, readOnly: true)
         })
+        context.readsUnderWriteLock = true
+        return context
     }
 
     /// Runs a transaction body on the writer queue: commit on return, roll back on throw.
     func runTransaction<T, Transaction: BaseDataTransaction>(_ make: (ObjectContext) -> Transaction,
-                                                            _ body: (Transaction) throws -> T) -> Result<(T, CommitSummary), StrataError> {
+                                                            _ body: (Transaction) throws -> T) -> Result<T, StrataError> {
         dispatchPrecondition(condition: .onQueue(writer.queue))
         let context = writerContext()
         let transaction = make(context)
@@ -23,8 +25,8 @@ extension DataStack {
         }
         do {
             let value = try body(transaction)
-            let summary = try context.commit()
-            return .success((value, summary))
+            _ = try context.commit()
+            return .success(value)
         } catch let error as StrataError {
             context.rollback()
             if error != .userCancelled { log(.warning, "a transaction was rolled back: \(error)") }
@@ -36,11 +38,11 @@ extension DataStack {
     }
 
     /// Brings the main context up to date, then runs `then`, on the main actor in commit order.
-    func deliver(_ summary: CommitSummary, then: @escaping @MainActor @Sendable () -> Void) {
+    func deliver(then: @escaping @MainActor @Sendable () -> Void) {
         let main = self.main
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
-                main.apply(summary)
+                main.catchUp()
                 then()
             }
         }
@@ -48,12 +50,12 @@ extension DataStack {
 
     /// Shows a commit to the main context: at once on the main thread, otherwise as soon as the
     /// main actor runs.
-    func publish(_ summary: CommitSummary) {
+    func publish() {
         if MainQueue.isCurrent {
             let main = self.main
-            MainActor.assumeIsolated { main.apply(summary) }
+            MainActor.assumeIsolated { main.catchUp() }
         } else {
-            deliver(summary) {}
+            deliver {}
         }
     }
 
@@ -63,8 +65,8 @@ extension DataStack {
                                      completion: @escaping @MainActor @Sendable (Result<T, StrataError>) -> Void) {
         writer.queue.async {
             switch self.runTransaction(AsynchronousDataTransaction.init, task) {
-            case .success(let (value, summary)):
-                self.deliver(summary) { completion(.success(value)) }
+            case .success(let value):
+                self.deliver { completion(.success(value)) }
             case .failure(let error):
                 DispatchQueue.main.async { MainActor.assumeIsolated { completion(.failure(error)) } }
             }
@@ -89,8 +91,8 @@ extension DataStack {
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
             writer.queue.async {
                 switch self.runTransaction(AsynchronousDataTransaction.init, task) {
-                case .success(let (value, summary)):
-                    self.deliver(summary) { continuation.resume(returning: .success(value)) }
+                case .success(let value):
+                    self.deliver { continuation.resume(returning: .success(value)) }
                 case .failure(let error):
                     continuation.resume(returning: .failure(error))
                 }
@@ -111,8 +113,8 @@ extension DataStack {
             UncheckedBox(writer.queue.sync { UncheckedBox(self.runTransaction(SynchronousDataTransaction.init, task)) }.value)
         }.value
         switch result {
-        case .success(let (value, summary)):
-            publish(summary)
+        case .success(let value):
+            publish()
             return value
         case .failure(let error):
             throw error
@@ -121,12 +123,18 @@ extension DataStack {
 
     /// A transaction you commit yourself, as often as you like, on the thread you use it from.
     /// It writes through its own connection, so it waits for other writers at commit.
-    public func beginUnsafe() -> UnsafeDataTransaction {
+    ///
+    /// It reads without holding the write lock, so other commits may change its objects between
+    /// its reads and its commit: each commit compares the objects it changed with the store and
+    /// settles attributes both changed by `mergePolicy` (``MergePolicy/error`` unless given).
+    public func beginUnsafe(mergePolicy: MergePolicy = .error) -> UnsafeDataTransaction {
         let context = ObjectContext(core: core, kind: .transaction, openConnection: { handle throws(StrataError) in
             try SQLiteConnection(path: handle.path, readOnly: false, busyTimeoutMilliseconds: handle.busyTimeoutMilliseconds)
         }, openReader: { handle throws(StrataError) in
             try SQLiteConnection(path: handle.path, readOnly: true)
         })
+        context.tracksConflicts = true
+        context.mergePolicy = mergePolicy
         return UnsafeDataTransaction(context: context, stack: self)
     }
 }
@@ -164,11 +172,25 @@ public final class UnsafeDataTransaction: BaseDataTransaction {
     /// Writes every change in one SQLite transaction per storage. On failure everything since the
     /// last commit is rolled back and the error thrown.
     public func commit() throws(StrataError) {
-        stack.publish(try context.commit())
+        _ = try context.commit()
+        stack.publish()
     }
 
     /// Forgets every change since the last commit.
     public func rollback() {
         context.rollback()
+    }
+
+    /// How a commit settles attributes that another commit changed too (see ``MergePolicy``).
+    public var mergePolicy: MergePolicy {
+        get { context.mergePolicy }
+        set { context.mergePolicy = newValue }
+    }
+
+    /// Brings every object of this transaction to what the store holds now, keeping the changes
+    /// not yet committed. Call it before changing objects read a while ago, so the changes are
+    /// based on the latest values and do not conflict with commits made since.
+    public func refreshAndMergeAllObjects() throws(StrataError) {
+        try context.refreshAndMergeAll()
     }
 }

@@ -2,7 +2,8 @@ import Dispatch
 
 /// A read-only context on its own WAL reader connections, for work off the main actor: fetch
 /// objects, and return what they hold as snapshots or IDs. Several run at once, and none waits for
-/// a transaction.
+/// a transaction. Everything it reads of a store reflects one committed state: the state when it
+/// first reads that store.
 public final class ReadTransaction: FetchingContext {
     /// This context's instance of the object with an ID; nil when it no longer exists.
     public func fetchExisting<T: StrataObject>(_ objectID: ObjectID<T>) -> T? {
@@ -12,7 +13,7 @@ public final class ReadTransaction: FetchingContext {
 
 extension DataStack {
     /// Runs `body` in a new read context on a background thread and returns its `Sendable` result.
-    /// Each fetch sees the data committed when it starts; the context is discarded after, and its
+    /// The whole body reads one snapshot of each store; the context is discarded after, and its
     /// connections (with their prepared statements) go back to a small pool for the next read.
     public func read<T: Sendable>(_ body: @escaping @Sendable (ReadTransaction) throws -> T) async throws(StrataError) -> T {
         let core = self.core

@@ -1,0 +1,169 @@
+/// Re-reading registered objects from the store: the main context catching up with commits it did
+/// not see, and an unsafe transaction merging what others committed since it read its objects.
+extension ObjectContext {
+    /// Reads the stored row of each object, in chunks, and passes it with the row's kind; returns
+    /// the keys whose rows exist.
+    private func readStoredRows(of objects: [StrataObject], _ each: (StrataObject, FetchPlan.Kind, SQLiteRow) -> Void) throws(StrataError) -> Set<ObjectKey> {
+        var groups: [ObjectKey: [StrataObject]] = [:]
+        for object in objects {
+            groups[ObjectKey(storage: object.key.storage, table: object.key.table, rowID: 0), default: []].append(object)
+        }
+        var seen: Set<ObjectKey> = []
+        for (group, members) in groups {
+            guard let root = core.layout.entity(core.layout.tables[Int(group.table)].root.name) else { continue }
+            let byID = Dictionary(members.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
+            try forEachChunk(byID.keys.sorted()) { chunk throws(StrataError) in
+                let plan = FetchPlan(entity: root, core: core, where: [Self.inList("t." + SQLFragment.quote(StoreLayout.idColumn), chunk)],
+                                     orderBy: [], tweak: Tweak(), joins: [])
+                let statement = try connection(for: group.storage).cachedStatement(plan.sql.text)
+                statement.bind(plan.sql.arguments)
+                defer { statement.reset() }
+                while try statement.step() {
+                    let row = statement.row
+                    guard let kind = plan.kind(of: row), let object = byID[row.int64(0)] else { continue }
+                    seen.insert(object.key)
+                    each(object, kind, row)
+                }
+            }
+        }
+        return seen
+    }
+
+    /// An object's values in column order, as bound (the form `originals` keeps).
+    static func currentValues(of object: StrataObject) -> [SQLValue] {
+        var binder = ColumnBinder(capturingColumns: object.layout?.columns.count ?? 0)
+        object.bindColumns(to: &binder)
+        return binder.captured
+    }
+
+    /// Sets every column of an object from values in column order, without marking anything changed.
+    static func setValues(_ values: [SQLValue], of object: StrataObject) {
+        let identity = (0..<Int32(values.count)).map { $0 }
+        identity.withUnsafeBufferPointer { map in
+            var reader = RowReader(.values(values), map: map)
+            object.readColumns(&reader)
+        }
+    }
+
+    /// Marks an object whose row is gone as deleted and forgets it.
+    private func forgetDeleted(_ object: StrataObject) {
+        object.isDeleted = true
+        registered[object.key] = nil
+        dirtyWritten[object.key] = nil
+        originals[object.key] = nil
+    }
+
+    /// Main context: re-reads every registered object of a storage from the open snapshot: new
+    /// values in place, objects whose rows are gone marked deleted, to-many relationships
+    /// reloaded on use.
+    func refreshRegistered(storage: Int32) throws(StrataError) {
+        let objects = registered.values.filter { $0.key.storage == storage }
+        let seen = try readStoredRows(of: objects) { object, kind, row in
+            kind.map.withUnsafeBufferPointer { map in
+                var reader = RowReader(.statement(row), map: map)
+                object.readColumns(&reader)
+            }
+        }
+        for object in objects {
+            object.toManyKeys = nil
+            if !seen.contains(object.key) { forgetDeleted(object) }
+        }
+    }
+
+    /// Unsafe transaction: brings every registered object to the stored state, keeping the
+    /// values this transaction changed and has not committed (CoreStore's
+    /// `refreshAndMergeAllObjects`). Those changes are then based on what is stored, so they do
+    /// not conflict at commit.
+    func refreshAndMergeAll() throws(StrataError) {
+        let objects = registered.values.filter { $0.isWritten && !$0.isDeleted }
+        let seen = try readStoredRows(of: objects) { object, kind, row in
+            let stored = kind.map.map { row.value($0) }
+            var merged = stored
+            if object.dirty.isEmpty {
+                // Its next change records the values read now.
+                originals[object.key] = nil
+            } else {
+                let current = Self.currentValues(of: object)
+                for ordinal in object.dirty.ordinals where ordinal < merged.count { merged[ordinal] = current[ordinal] }
+                originals[object.key] = stored
+            }
+            Self.setValues(merged, of: object)
+        }
+        for object in objects {
+            object.toManyKeys = nil
+            if !seen.contains(object.key) { forgetDeleted(object) }
+        }
+    }
+
+    /// An object whose change conflicts with the store under the `.error` policy.
+    struct Conflict {
+        let key: ObjectKey
+        /// `Entity #id (attribute, ...)` or `Entity #id (deleted)`.
+        let description: String
+    }
+
+    /// Unsafe transaction, before its updates are written: compares each changed object with
+    /// what is stored now. Attributes others changed that this transaction did not take the
+    /// stored value; attributes both changed follow the merge policy, and under `.error` the
+    /// objects are returned, in key order, unchanged. Runs inside the write transaction, so
+    /// nothing can change between the check and the writes.
+    func resolveConflicts() throws(StrataError) -> [Conflict] {
+        guard tracksConflicts, !dirtyWritten.isEmpty else { return [] }
+        let objects = dirtyWritten.values.filter { originals[$0.key] != nil }
+        for storage in Set(objects.map(\.key.storage)) { _ = try beginWriting(storage) }
+        var conflicts: [Conflict] = []
+        let seen = try readStoredRows(of: objects) { object, kind, row in
+            guard let original = originals[object.key] else { return }
+            let stored = kind.map.map { row.value($0) }
+            var current = Self.currentValues(of: object)
+            var conflicting: [Int] = []
+            for ordinal in 0..<min(stored.count, original.count, current.count) where !stored[ordinal].isSameStoredValue(as: original[ordinal]) {
+                // Changed by both is a conflict even when the values agree: two increments of a
+                // counter agree and still lose one.
+                if object.dirty.contains(ordinal) {
+                    conflicting.append(ordinal)
+                } else {
+                    current[ordinal] = stored[ordinal]
+                }
+            }
+            if !conflicting.isEmpty {
+                switch mergePolicy {
+                case .error:
+                    let names = conflicting.map { object.layout?.columns[$0].property ?? "#\($0)" }
+                    conflicts.append(Conflict(key: object.key, description: "\(object.layout?.name ?? "?") #\(object.rowID) (\(names.joined(separator: ", ")))"))
+                    return
+                case .keepChanges:
+                    break
+                case .keepStore:
+                    for ordinal in conflicting {
+                        current[ordinal] = stored[ordinal]
+                        object.dirty.remove(ordinal)
+                    }
+                }
+            }
+            Self.setValues(current, of: object)
+            originals[object.key] = stored
+        }
+        for object in objects where !seen.contains(object.key) {
+            if mergePolicy == .error {
+                conflicts.append(Conflict(key: object.key, description: "\(object.layout?.name ?? "?") #\(object.rowID) (deleted)"))
+            } else {
+                forgetDeleted(object)
+            }
+        }
+        return conflicts.sorted { ($0.key.storage, $0.key.table, $0.key.rowID) < ($1.key.storage, $1.key.table, $1.key.rowID) }
+    }
+}
+
+extension SQLValue {
+    /// Whether two values are stored alike: doubles compared by their bits (so a NaN equals
+    /// itself and -0.0 differs from 0.0), a NaN and the bytes SQLite stores it as being the same.
+    func isSameStoredValue(as other: SQLValue) -> Bool {
+        switch (self, other) {
+        case (.real(let a), .real(let b)): return a.bitPattern == b.bitPattern
+        case (.real(let a), .blob(let bytes)), (.blob(let bytes), .real(let a)):
+            return a.isNaN && StoredDouble.value(of: bytes)?.bitPattern == a.bitPattern
+        default: return self == other
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// Reads in snapshots: the main context and read contexts read each storage inside one SQLite
+/// read transaction, so everything they read of it reflects one committed state.
+extension ObjectContext {
+    /// Starts a read transaction on a storage's connection unless one is open, and tells
+    /// `snapshotStarted`, whose first read pins the snapshot.
+    func beginSnapshot(_ storage: Int32, on connection: SQLiteConnection) throws(StrataError) {
+        guard kind != .transaction, !openSnapshots.contains(storage) else { return }
+        try connection.execute("BEGIN")
+        openSnapshots.insert(storage)
+        do {
+            try snapshotStarted?(storage, connection)
+        } catch {
+            endSnapshots()
+            throw error
+        }
+    }
+
+    /// Ends every open read transaction, so the next read sees the newest committed state.
+    func endSnapshots() {
+        for storage in openSnapshots { try? connections[storage]?.execute("COMMIT") }
+        openSnapshots.removeAll()
+    }
+
+    /// The commit count a storage's snapshot holds (see `CommitLog`).
+    static func commitCount(_ connection: SQLiteConnection) throws(StrataError) -> Int64 {
+        let statement = try connection.cachedStatement("SELECT CAST(value AS INTEGER) FROM " + SQLFragment.quote(SchemaSQL.metadataTable)
+                                                       + " WHERE key = 'commits'")
+        defer { statement.reset() }
+        return try statement.step() ? statement.row.int64(0) : 0
+    }
+}
