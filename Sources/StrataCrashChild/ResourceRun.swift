@@ -1,8 +1,9 @@
 import Foundation
 import Strata
+import StrataTesting
 
-/// `stacks PATH N`: opens and closes N stacks on one store in a process of its own, so that what
-/// it measures (open file descriptors, resident memory) is the stacks' alone.
+/// `stacks PATH N` and `stream PATH N`: resource use measured in a process of its own, so that
+/// what it measures (open file descriptors, resident memory) is the stacks' alone.
 @MainActor
 enum ResourceRun {
     static func openAndClose(_ count: Int, at url: URL) async throws -> String {
@@ -13,6 +14,27 @@ enum ResourceRun {
         let memory = try residentKiB()
         for _ in 0..<count { try open(url) }
         return "\(descriptors) \(try openDescriptors()) \(try residentKiB() - memory)"
+    }
+
+    /// Seeds `count` entries, then reads every one with `fetchEach` in a read context: returns the
+    /// rows read and how much resident memory the reading added.
+    static func stream(_ count: Int, at url: URL) async throws -> String {
+        try StoreSeeding.seedStore(at: url, history: Ledger.schemaHistory, version: "V1", objects: (1...count).map {
+            SeedObject("Entry", id: Int64($0), ["commit": Int64($0), "amount": Int64($0 % 1_000)])
+        })
+        let stack = DataStack(Ledger.schemaHistory)
+        try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+        // A first, short read warms what the process keeps anyway (statements, page cache).
+        _ = try await stack.read { reader in try reader.fetchAll(From<Entry>().tweak { $0.limit = 2_000 }).count }
+        let memory = try residentKiB()
+        let rows = try await stack.read { reader in
+            var rows = 0
+            try reader.fetchEach(From<Entry>().orderBy(.ascending(\.commit))) { entry in
+                if entry.commit > 0 { rows += 1 }
+            }
+            return rows
+        }
+        return "\(rows) \(try residentKiB() - memory)"
     }
 
     private static func open(_ url: URL) throws {

@@ -11,6 +11,8 @@ import StrataTesting
 //   strata-crash-child commit PATH        commits numbered ledger transactions until killed, printing "ack N"
 //   strata-crash-child stacks PATH N      opens and closes N stacks on a ledger store, printing
 //                                          "DESCRIPTORS-BEFORE DESCRIPTORS-AFTER RESIDENT-GROWTH-KIB"
+//   strata-crash-child stream PATH N      seeds N ledger entries, then reads them all with fetchEach in a
+//                                          read context, printing "ROWS RESIDENT-GROWTH-KIB"
 //   strata-crash-child check-ledger PATH  prints "INTEGRITY COMMITS LAST WHOLE": WHOLE is 1 when commits 1...LAST
 //                                          are each there with both entries and their tag, and the balances add up
 
@@ -70,6 +72,13 @@ case "stacks":
     guard arguments.count == 4, let count = Int(arguments[3]) else { fail("usage: strata-crash-child stacks PATH N") }
     do {
         say(try await ResourceRun.openAndClose(count, at: url))
+    } catch {
+        fail("\(error)")
+    }
+case "stream":
+    guard arguments.count == 4, let count = Int(arguments[3]) else { fail("usage: strata-crash-child stream PATH N") }
+    do {
+        say(try await ResourceRun.stream(count, at: url))
     } catch {
         fail("\(error)")
     }

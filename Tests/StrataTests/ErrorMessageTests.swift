@@ -47,6 +47,9 @@ struct ErrorMessageTests {
         (.fileSystem(path: "/x", message: "cannot create the folder: denied"), "'/x': cannot create the folder: denied"),
         (.importFailed(entity: "Product", attribute: "stock", key: "stock", reason: "expected a number"),
          "cannot import 'Product.stock' from key 'stock': expected a number"),
+        (.mergeConflict(objects: ["Person #3 (visits, name)", "Dog #4 (deleted)"]),
+         "the commit conflicts with changes committed since these objects were read, so nothing was saved: Person #3 (visits, name); "
+            + "Dog #4 (deleted); call refreshAndMergeAllObjects() before changing them, or choose another merge policy"),
         (.encodingFailed(type: "Settings", coder: "json", reason: "refused"),
          "a Settings value could not be encoded as json, so nothing was saved: refused"),
         (.userError("Oops()"), "the transaction threw: Oops()"),

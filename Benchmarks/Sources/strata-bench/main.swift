@@ -15,7 +15,7 @@ protocol Contender: Sendable {
 /// `STRATA_BENCH_CONTENDERS=strata,raw` limits the run (for profiling one contender).
 let selected = ProcessInfo.processInfo.environment["STRATA_BENCH_CONTENDERS"].map { Set($0.split(separator: ",").map(String.init)) }
 let contenders: [any Contender] = [StrataContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
-let allWorkloads = ["insert", "import", "fetch", "small-queries", "aggregate"] + MigrationBench.workloads
+let allWorkloads = ["insert", "import", "fetch", "small-queries", "aggregate"] + MigrationBench.workloads + [StreamBench.workload]
 let arguments = Array(CommandLine.arguments.dropFirst())
 let workloads = arguments.isEmpty ? allWorkloads : arguments
 for workload in workloads where !allWorkloads.contains(workload) {
@@ -73,7 +73,36 @@ for workload in workloads where MigrationBench.workloads.contains(workload) {
     }
 }
 
-for workload in workloads where !MigrationBench.workloads.contains(workload) {
+// Streaming: time and the rise of peak resident memory while reading 1,000,000 rows.
+if workloads.contains(StreamBench.workload) {
+    let path = try await StreamBench.seed()
+    var timings: [String: [Double]] = [:]
+    var peaks: [String: [Double]] = [:]
+    var checksums: [String: Checksum] = [:]
+    for _ in 0..<rounds {
+        for contender in StreamBench.contenders where selected?.contains(contender.split(separator: "-").first.map(String.init) ?? contender) ?? true {
+            StreamBench.resetPeak()
+            let before = StreamBench.memory().resident
+            let start = ContinuousClock.now
+            checksums[contender] = try await StreamBench.run(contender, path: path)
+            timings[contender, default: []].append(milliseconds(ContinuousClock.now - start))
+            peaks[contender, default: []].append(Double(StreamBench.memory().peak - before) / 1024)
+        }
+    }
+    for (name, checksum) in checksums.sorted(by: { $0.key < $1.key }) where checksum != checksums["raw"] {
+        print("MISMATCH workload=\(StreamBench.workload) contender=\(name) got \(checksum) expected \(checksums["raw"].map(String.init(describing:)) ?? "none")")
+        failed = true
+    }
+    let rawMedian = timings["raw"].map(median) ?? 0
+    for contender in StreamBench.contenders {
+        guard let values = timings[contender], let peak = peaks[contender] else { continue }
+        let value = median(values)
+        print("BENCH workload=\(StreamBench.workload) contender=\(contender) median_ms=\(String(format: "%.2f", value)) "
+              + "ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0)) peak_rss_rise_mib=\(String(format: "%.1f", median(peak)))")
+    }
+}
+
+for workload in workloads where !MigrationBench.workloads.contains(workload) && workload != StreamBench.workload {
     var timings: [String: [Double]] = [:]
     var checksums: [String: Checksum] = [:]
     // Interleave contenders round by round so machine noise hits all of them alike.

@@ -17,6 +17,13 @@ public class FetchingContext {
         try context.fetch(fetch.fetchChain.tweak { $0.limit = 1 }).first
     }
 
+    /// Calls `body` with each object a fetch finds, in order, reading rows as it goes, so a result
+    /// of any size is consumed in bounded memory (objects `body` does not keep are let go).
+    /// Throws what `body` throws, or a ``StrataError``.
+    public func fetchEach<F: FetchDescription>(_ fetch: F, _ body: (F.Entity) throws -> Void) throws {
+        try context.fetchEach(fetch.fetchChain, body)
+    }
+
     /// How many objects a fetch finds.
     public func fetchCount<F: FetchDescription>(_ fetch: F) throws(StrataError) -> Int {
         try context.count(fetch.fetchChain)

@@ -1,0 +1,28 @@
+/// Fetching one object at a time, for results too large to hold: memory stays bounded by what the
+/// caller keeps, not by the number of rows.
+extension ObjectContext {
+    /// How many rows pass between drops of the objects nothing else holds.
+    static let streamingPurgeInterval = 1_000
+
+    /// Calls `body` with each object of a fetch, in order, while the rows are read. Every
+    /// `streamingPurgeInterval` rows the identity map lets go of objects nobody else holds
+    /// (changed objects of a transaction are held by the transaction, so they stay).
+    func fetchEach<T: StrataObject>(_ chain: FetchChainBuilder<T>, _ body: (T) throws -> Void) throws {
+        let (plan, storage) = try plan(chain)
+        let connection = try readingConnection(storage, tweak: chain.tweak)
+        // A statement of its own, not the cached one: `body` may run the same fetch.
+        let statement = try connection.prepare(plan.sql.text)
+        statement.bind(plan.sql.arguments)
+        var sincePurge = 0
+        while try statement.step() {
+            // `plan` checked that every kind of row it can return is a `T`.
+            guard let object = materialize(statement.row, plan: plan, storage: storage.index) as? T else { continue }
+            try body(object)
+            sincePurge += 1
+            if sincePurge == Self.streamingPurgeInterval {
+                sincePurge = 0
+                purge()
+            }
+        }
+    }
+}
