@@ -8,6 +8,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Another connection or process held the store's write lock for longer than the storage's
     /// `busyTimeout`; the transaction was rolled back.
     case storeBusy(file: String, milliseconds: Int)
+    /// A write found the disk full, or the store at its size limit; the transaction was rolled back.
+    case storeFull(file: String)
+    /// The store's file was deleted or moved while the stack had it open; nothing was saved.
+    case storeMoved(file: String)
     /// SQLite could not open or set up the file: its folder cannot be written, it is read-only, or
     /// another process holds it locked.
     case cannotOpenStore(file: String, reason: String)
@@ -70,6 +74,12 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .storeBusy(let file, let milliseconds):
             return "'\(file)' stayed locked by another connection or process for \(milliseconds) ms, so the transaction was rolled back; "
                 + "try again, or give the storage a longer busyTimeout"
+        case .storeFull(let file):
+            return "'\(file)' is full: its disk has no room left (or the store reached its size limit), so nothing of the transaction "
+                + "was saved; free some space and try again"
+        case .storeMoved(let file):
+            return "'\(file)' was deleted or moved while the stack had it open, so nothing was saved; "
+                + "add the storage to a new stack to create or reopen it"
         case .cannotOpenStore(let file, let reason):
             return "cannot open '\(file)': \(reason)"
         case .differentModel(let file, let storeModel, let expectedModel):

@@ -37,6 +37,32 @@ enum ResourceRun {
         return "\(rows) \(try residentKiB() - memory)"
     }
 
+    /// Lowers the process's limit on open files to 64, then keeps stacks open on `url` until one
+    /// cannot be added: returns that error's description.
+    static func exhaustDescriptors(at url: URL) async -> String {
+        // libdispatch opens its event loop's descriptors on first use and traps if it cannot:
+        // start it while descriptors are plentiful.
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().asyncAfter(deadline: .now()) { continuation.resume() }
+        }
+        var limit = rlimit(rlim_cur: 64, rlim_max: 64)
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = 64
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        var stacks: [DataStack] = []
+        do {
+            for _ in 0..<1_000 {
+                let stack = DataStack(Ledger.schemaHistory)
+                try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+                stacks.append(stack)
+            }
+            return "all \(stacks.count) stacks opened"
+        } catch {
+            stacks.removeAll()
+            return "\(error)"
+        }
+    }
+
     private static func open(_ url: URL) throws {
         let stack = DataStack(Ledger.schemaHistory)
         try stack.addStorageAndWait(SQLiteStore(fileURL: url))

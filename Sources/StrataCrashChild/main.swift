@@ -13,6 +13,8 @@ import StrataTesting
 //                                          "DESCRIPTORS-BEFORE DESCRIPTORS-AFTER RESIDENT-GROWTH-KIB"
 //   strata-crash-child stream PATH N      seeds N ledger entries, then reads them all with fetchEach in a
 //                                          read context, printing "ROWS RESIDENT-GROWTH-KIB"
+//   strata-crash-child descriptors PATH  lowers its limit on open files, then adds stacks on PATH
+//                                          until one fails, printing that error
 //   strata-crash-child check-ledger PATH  prints "INTEGRITY COMMITS LAST WHOLE": WHOLE is 1 when commits 1...LAST
 //                                          are each there with both entries and their tag, and the balances add up
 
@@ -82,6 +84,8 @@ case "stream":
     } catch {
         fail("\(error)")
     }
+case "descriptors":
+    say(await ResourceRun.exhaustDescriptors(at: url))
 case "check-ledger":
     // Killed before the store was created, or while its tables were: nothing was committed.
     guard FileManager.default.fileExists(atPath: url.path) else {

@@ -598,7 +598,8 @@ struct MigrationTests {
         #expect {
             try MigrationRunner(connection: connection, history: history, file: url.path, progress: nil).run(plans)
         } throws: { error in
-            "\(error)".hasPrefix("migrating '\(url.path)' from 'V1' to 'V2' failed, and the store was left as it was: SQLite error 13: database or disk is full")
+            "\(error)" == "migrating '\(url.path)' from 'V1' to 'V2' failed, and the store was left as it was: "
+                + StrataError.storeFull(file: url.path).description
         }
         #expect(try M.contents(url) == before)
     }

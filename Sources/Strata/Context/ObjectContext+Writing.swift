@@ -95,7 +95,9 @@ extension ObjectContext {
     }
 
     /// Opens the SQLite write transaction of a storage; a lock held too long is `storeBusy`.
+    /// A file deleted or moved while open is refused: writes to it would vanish when it closes.
     func beginImmediate(_ storage: Int32, on connection: SQLiteConnection) throws(StrataError) {
+        if connection.fileHasMoved { throw .storeMoved(file: connection.path) }
         do {
             try connection.execute("BEGIN IMMEDIATE")
         } catch {

@@ -1,4 +1,9 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One SQLite connection with a cache of persistent prepared statements.
 ///
@@ -19,7 +24,9 @@ final class SQLiteConnection {
         flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         let code = sqlite3_open_v2(path, &pointer, flags, nil)
         guard code == SQLITE_OK, let pointer else {
-            let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            var message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            // Out of file descriptors reads as "unable to open database file": say so.
+            if let pointer, [EMFILE, ENFILE].contains(sqlite3_system_errno(pointer)) { message = Self.tooManyFiles + " (" + message + ")" }
             if let pointer { sqlite3_close_v2(pointer) }
             throw .sqlite(code: code, message: message, sql: nil)
         }
@@ -44,8 +51,28 @@ final class SQLiteConnection {
         guard code == SQLITE_OK else {
             let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(error)
-            throw .sqlite(code: code, message: message, sql: sql)
+            throw failure(code, message: message, sql: sql)
         }
+    }
+
+    /// The error for a failed call: a full disk as `storeFull`, running out of file descriptors
+    /// said in the message, anything else as SQLite reported it.
+    private func failure(_ code: Int32, message: String, sql: String) -> StrataError {
+        if code & 0xFF == SQLITE_FULL { return .storeFull(file: path) }
+        if code & 0xFF == SQLITE_CANTOPEN, [EMFILE, ENFILE].contains(sqlite3_system_errno(handle)) {
+            return .sqlite(code: code, message: Self.tooManyFiles + " (" + message + ")", sql: sql)
+        }
+        return .sqlite(code: code, message: message, sql: sql)
+    }
+
+    /// The start of the message for a file SQLite could not open because the process ran out of
+    /// file descriptors.
+    static let tooManyFiles = "the process has too many open files"
+
+    /// Whether the database file was deleted, renamed or replaced since it was opened.
+    var fileHasMoved: Bool {
+        var moved: Int32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved != 0
     }
 
     /// A statement prepared once per connection and reused: reset and cleared before it is returned.
@@ -72,7 +99,7 @@ final class SQLiteConnection {
 
     /// The error of the last failed call, carrying SQLite's code and message and the SQL.
     func error(_ code: Int32, sql: String) -> StrataError {
-        .sqlite(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        failure(code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 
     /// Rows changed by the last statement.

@@ -149,6 +149,8 @@ enum StoreOpener {
         case 5, 6: reason = "another connection holds it locked (\(message))"
         case 8: reason = "it cannot be written (\(message)); check the permissions of the file and its folder"
         case 10: reason = "reading it failed (\(message)); it may be a folder, or its disk may be failing"
+        case 14 where message.hasPrefix(SQLiteConnection.tooManyFiles):
+            reason = message + "; close stacks the app no longer uses, or raise the process's limit on open files"
         case 14: reason = "it cannot be opened or created (\(message)); check that its folder exists and can be written"
         default: reason = "SQLite error \(code): \(message)"
         }
