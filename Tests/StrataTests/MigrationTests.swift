@@ -632,7 +632,7 @@ struct MigrationTests {
             try await stack.addStorage(SQLiteStore(fileURL: url))
         } throws: { error in
             guard case StrataError.notAStore(let file, let reason) = error else { return false }
-            return file == url.path && reason.hasPrefix("the file is not a SQLite database")
+            return file == url.path && reason == "the file is damaged (database disk image is malformed)"
         }
         #expect(try Data(contentsOf: url) == bytes)
     }

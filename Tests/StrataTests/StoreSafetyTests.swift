@@ -57,8 +57,10 @@ struct StoreSafetyTests {
         return url
     }
 
-    @Test(arguments: ["garbage", "header", "empty page"])
-    func aDamagedFileIsRefusedByteForByte(damage: String) async throws {
+    @Test(arguments: [("garbage", "the file is not a SQLite database (file is not a database)"),
+                      ("header", "the file is damaged (database disk image is malformed)"),
+                      ("empty page", "the file is damaged (database disk image is malformed)")])
+    func aDamagedFileIsRefusedByteForByte(damage: String, reason expected: String) async throws {
         let url = try zooStore()
         let whole = try Data(contentsOf: url)
         let damaged: Data = switch damage {
@@ -71,7 +73,7 @@ struct StoreSafetyTests {
             try await DataStack(Zoo.schemaHistory).addStorage(SQLiteStore(fileURL: url))
         } throws: { error in
             guard case StrataError.notAStore(let file, let reason) = error else { return false }
-            return file == url.path && reason.hasPrefix("the file is not a SQLite database")
+            return file == url.path && reason == expected
         }
         #expect(try Data(contentsOf: url) == damaged)
     }

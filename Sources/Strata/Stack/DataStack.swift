@@ -79,9 +79,16 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
             StorageHandle(index: index, configuration: configuration, path: path, displayName: displayName, isInMemory: isInMemory, entities: entities,
                           busyTimeoutMilliseconds: busyMilliseconds)
         }, open: { handle throws(StrataError) in
-            let connection = try StoreOpener.open(handle, core: core, options: options, durability: durability, policy: policy)
-            writer.adopt(connection, for: handle.index)
-            return try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
+            do throws(StrataError) {
+                let connection = try StoreOpener.open(handle, core: core, options: options, durability: durability, policy: policy)
+                let ids = try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
+                writer.adopt(connection, for: handle.index)
+                return ids
+            } catch {
+                // Whatever SQLite reports while a file is opened (a damaged page met while reading
+                // the schema or the sequences) is said with the file's name.
+                throw StoreOpener.cannotOpen(StoreOpener.notAStore(error, file: handle.displayName), file: handle.displayName)
+            }
         })
         log(.notice, "added \(storage) for configuration '\(configuration)' of \(schemaHistory.modelName) \(schemaHistory.currentVersion.name)")
     }

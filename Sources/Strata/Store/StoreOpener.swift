@@ -158,10 +158,12 @@ enum StoreOpener {
     }
 
     static func notAStore(_ error: StrataError, file: String) -> StrataError {
-        if case .sqlite(let code, let message, _) = error, code & 0xFF == 26 || code & 0xFF == 11 {
-            return .notAStore(file: file, reason: "the file is not a SQLite database (\(message))")
+        guard case .sqlite(let code, let message, _) = error else { return error }
+        switch code & 0xFF {
+        case 26: return .notAStore(file: file, reason: "the file is not a SQLite database (\(message))")
+        case 11: return .notAStore(file: file, reason: "the file is damaged (\(message))")
+        default: return error
         }
-        return error
     }
 
     private static func createSchema(_ connection: SQLiteConnection, handle: StorageHandle, core: StackCore) throws(StrataError) {

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Fuzzes Strata with libFuzzer: builds the targets of Fuzz/ with -sanitize=fuzzer, runs each for
+# SECONDS (default 60) from its committed corpus, then replays the corpus and every saved crash
+# with a plain build. A crash fails the run and leaves its input in Fuzz/Regressions/TARGET/, to be
+# committed once fixed: from then on every run replays it.
+#
+#   Scripts/fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+
+# fuzz-import reads JSON into a generated model: generate it with the CLI (a fuzz build cannot
+# apply the build plugin, whose tool's `main` would clash with libFuzzer's).
+swift build --product strata
+"$(swift build --show-bin-path)/strata" generate Tests/StrataEndToEndTests/Models/Shop --access internal --output Fuzz/Sources/fuzz-import/Generated
+
+cd Fuzz
+swift build --sanitize=fuzzer -Xswiftc -DFUZZING --scratch-path .build-fuzz
+for target in model store import; do
+  work="$(mktemp -d)"
+  mkdir -p "Regressions/$target"
+  echo "fuzz-$target: $seconds s"
+  SWIFT_BACKTRACE=enable=no ".build-fuzz/debug/fuzz-$target" "$work" "Corpus/$target" \
+    -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="Regressions/$target/" -print_final_stats=1 2>&1 | grep -E "^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units|ERROR|Fatal error" || true
+  rm -rf "$work"
+  # libFuzzer leaves crash-*, timeout-* or oom-* files in the artifact folder when it finds one.
+  if ls "Regressions/$target" | grep -qE '^(crash|timeout|oom|leak)-'; then
+    echo "fuzz-$target found a failing input in Fuzz/Regressions/$target"; exit 1
+  fi
+done
+
+# The corpus and every saved regression, replayed by a plain build.
+swift build
+for target in model store import; do
+  ".build/debug/fuzz-$target" "Corpus/$target" "Regressions/$target"
+done
