@@ -11,17 +11,21 @@ struct StrataContender: Contender {
         return stack
     }
 
+    /// Gives a new item the values of a row.
+    static func fill(_ item: Item, from row: Row) {
+        item.code = row.code
+        item.name = row.name
+        item.score = row.score
+        item.category = row.category
+        item.createdAt = row.createdAt
+    }
+
     func insert(_ rows: [Row], path: String) async throws -> Checksum {
         let stack = try stack(path)
         return try await stack.perform { transaction in
             var checksum = Checksum()
             for row in rows {
-                let item = transaction.create(Into<Item>())
-                item.code = row.code
-                item.name = row.name
-                item.score = row.score
-                item.category = row.category
-                item.createdAt = row.createdAt
+                Self.fill(transaction.create(Into<Item>()), from: row)
                 checksum.add(code: row.code, score: row.score)
             }
             return checksum

@@ -19,13 +19,7 @@ enum StreamBench {
         for start in stride(from: 0, to: rows, by: 100_000) {
             try await stack.perform { transaction in
                 for index in start..<min(start + 100_000, rows) {
-                    let row = Row.make(index)
-                    let item = transaction.create(Into<Item>())
-                    item.code = row.code
-                    item.name = row.name
-                    item.score = row.score
-                    item.category = row.category
-                    item.createdAt = row.createdAt
+                    StrataContender.fill(transaction.create(Into<Item>()), from: Row.make(index))
                 }
             }
         }
