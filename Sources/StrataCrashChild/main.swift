@@ -15,6 +15,8 @@ import StrataTesting
 //                                          read context, printing "ROWS RESIDENT-GROWTH-KIB"
 //   strata-crash-child descriptors PATH  lowers its limit on open files, then adds stacks on PATH
 //                                          until one fails, printing that error
+//   strata-crash-child open-as-nobody PATH  adds a ledger store at PATH, as the user nobody when run by
+//                                          root (whom permissions do not stop), printing "opened" or the error
 //   strata-crash-child check-ledger PATH  prints "INTEGRITY COMMITS LAST WHOLE": WHOLE is 1 when commits 1...LAST
 //                                          are each there with both entries and their tag, and the balances add up
 
@@ -86,6 +88,16 @@ case "stream":
     }
 case "descriptors":
     say(await ResourceRun.exhaustDescriptors(at: url))
+case "open-as-nobody":
+    if getuid() == 0 {
+        guard setgid(65_534) == 0, setuid(65_534) == 0 else { fail("cannot become nobody") }
+    }
+    do {
+        try DataStack(Ledger.schemaHistory).addStorageAndWait(SQLiteStore(fileURL: url))
+        say("opened")
+    } catch {
+        say("\(error)")
+    }
 case "check-ledger":
     // Killed before the store was created, or while its tables were: nothing was committed.
     guard FileManager.default.fileExists(atPath: url.path) else {

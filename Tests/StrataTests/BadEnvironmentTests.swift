@@ -75,3 +75,41 @@ struct BadEnvironmentTests {
         #expect(output.hasSuffix("; close stacks the app no longer uses, or raise the process's limit on open files"), "\(output)")
     }
 }
+
+/// A folder that cannot be written, for a new store and for an existing one: the error names the
+/// file and nothing changes. Checked in a child process that runs as the user nobody when the
+/// tests run as root, since permissions do not stop root.
+@Suite("Read-only folders")
+struct ReadOnlyFolderTests {
+    private func readOnlyFolder(withStore: Bool) throws -> URL {
+        let url = temporaryStoreURL("Ledger.sqlite")
+        let folder = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if withStore {
+            let created = try CrashChild.run(["stacks", url.path, "1"])
+            try #require(created.split(separator: " ").count == 3, "\(created)")
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+        return url
+    }
+
+    @Test func aNewStoreInAReadOnlyFolderIsNamed() throws {
+        let url = try readOnlyFolder(withStore: false)
+        let output = try CrashChild.run(["open-as-nobody", url.path])
+        #expect(output == "cannot open '\(url.path)': it cannot be opened or created (unable to open database file); "
+            + "check that its folder exists and can be written")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test func anExistingStoreInAReadOnlyFolderIsNamedAndUnchanged() throws {
+        let url = try readOnlyFolder(withStore: true)
+        let before = try Data(contentsOf: url)
+        let output = try CrashChild.run(["open-as-nobody", url.path])
+        #expect(output == "cannot open '\(url.path)': it cannot be written (attempt to write a readonly database); "
+            + "check the permissions of the file and its folder")
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == ["Ledger.sqlite"])
+    }
+}
