@@ -182,15 +182,19 @@ struct {{ model }}MigrationTests {
 
     @Test func {{ test.function }}() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-migration-\(UUID().uuidString)/{{ model }}.sqlite")
-        try StoreSeeding.seedStore(at: url, history: {{ modelName }}.schemaHistory, version: {{ test.nameLiteral }}, objects: [
+        {% if test.seeds %}
+        try StoreSeeding.seedStore(at: url, history: {{ modelName }}.schemaHistory, version: {{ test.nameLiteral }}{{ test.configurationArgument }}, objects: [
             {{ test.seeds|lines:12,"," }}
         ])
+        {% else %}
+        try StoreSeeding.seedStore(at: url, history: {{ modelName }}.schemaHistory, version: {{ test.nameLiteral }}{{ test.configurationArgument }}, objects: [])
+        {% endif %}
         let stack = DataStack({{ modelName }}.schemaHistory)
-        #expect(try stack.requiredMigrations(for: SQLiteStore(fileURL: url)) == [
+        #expect(try stack.requiredMigrations(for: SQLiteStore(fileURL: url{{ test.configurationArgument }})) == [
             {{ test.steps|lines:12,"," }}
         ])
-        try await stack.addStorage(SQLiteStore(fileURL: url))
-        #expect(try stack.requiredMigrations(for: SQLiteStore(fileURL: url)).isEmpty)
+        try await stack.addStorage(SQLiteStore(fileURL: url{{ test.configurationArgument }}))
+        #expect(try stack.requiredMigrations(for: SQLiteStore(fileURL: url{{ test.configurationArgument }})).isEmpty)
         {% for count in test.counts %}
         #expect(try stack.fetchCount(From<{{ count.type }}>()) {{ count.comparison }} {{ count.count }})
         {% endfor %}

@@ -11,7 +11,11 @@ enum MigrationTestContext {
         return model.versions.sorted { $0.name < $1.name }.compactMap { version -> TemplateNode? in
             let path = model.manifest.chain.path(from: version.name)
             guard version.name != current.name, path.last == current.name else { return nil }
-            let seeds = seedObjects(version, model: model)
+            // A version sealed with the current one's lock describes the same store: it opens
+            // without migrating, so there is nothing to test.
+            if let lock = version.versionLock?.entries.mapValues(\.value), lock == current.versionLock?.entries.mapValues(\.value) { return nil }
+            let configuration = seededConfiguration(version, model: model)
+            let seeds = seedObjects(version, model: model, configuration: configuration)
             let steps = zip(path, path.dropFirst()).map { from, to -> String in
                 let custom = model.version(named: to)?.migration(from: from)?.entities.contains { $0.isCustom && !$0.isDeleted } == true
                 return ".\(custom ? "heavyweight" : "lightweight")(sourceVersion: \(SwiftSyntax.stringLiteral(from)), "
@@ -21,6 +25,7 @@ enum MigrationTestContext {
                 "name": version.name, "nameLiteral": SwiftSyntax.stringLiteral(version.name),
                 "function": SwiftSyntax.identifier("migratesFrom" + version.name),
                 "seeds": seeds.map(\.literal), "steps": steps,
+                "configurationArgument": configuration.map { ", configuration: " + SwiftSyntax.stringLiteral($0) } ?? "",
                 "counts": expectedCounts(seeds, from: version, path: path, model: model, current: current),
             ])
         }
@@ -33,9 +38,19 @@ enum MigrationTestContext {
         let literal: String
     }
 
-    /// Two objects of every concrete entity the `Default` storage holds, ids unique in the version.
-    private static func seedObjects(_ version: SchemaVersion, model: Model) -> [Seed] {
-        let stored = defaultEntities(version, model: model)
+    /// The configuration whose storage the test seeds: nil (`Default`) when that storage holds
+    /// entities of the version, otherwise the first configuration that does.
+    private static func seededConfiguration(_ version: SchemaVersion, model: Model) -> String? {
+        guard defaultEntities(version, model: model).isEmpty else { return nil }
+        let names = Set(version.entities.map(\.name))
+        return model.manifest.configurations.first { configuration in configuration.entities.contains { names.contains($0.value) } }?.name.value
+    }
+
+    /// Two objects of every concrete entity the seeded storage holds, ids unique in the version.
+    private static func seedObjects(_ version: SchemaVersion, model: Model, configuration: String?) -> [Seed] {
+        let stored = configuration.map { name in
+            Set(model.manifest.configurations.first { $0.name.value == name }?.entities.map(\.value) ?? [])
+        } ?? defaultEntities(version, model: model)
         let concrete = version.entities.filter { !$0.isAbstract && stored.contains($0.name) }.sorted { $0.name < $1.name }
         var ids: [String: [Int]] = [:]
         var next = 1

@@ -217,4 +217,27 @@ struct ReferenceErrorTests {
             "V1.yml:6:3: error: entity 'ShopV1' has the name the generated code gives to version 'V1' of model 'Shop'",
         ])
     }
+
+    @Test func propertiesMayNotTakeTheNamesOfEntitiesOrTheModel() throws {
+        #expect(try messages("""
+        version: V1
+        entities:
+          Kind:
+            attributes:
+              Kind: String
+              Shop: String
+            relationships:
+              Order: {destination: Order, inverse: kinds}
+          Order:
+            relationships:
+              kinds: {destination: Kind, inverse: Order, toMany: unordered}
+        """) == [
+            "V1.yml:5:7: error: attribute 'Kind.Kind' has the name of entity 'Kind'; generated code uses that name as a type where the "
+                + "property would hide it, so give the property another name",
+            "V1.yml:6:7: error: attribute 'Kind.Shop' has the name of the model; generated code uses that name as a type where the "
+                + "property would hide it, so give the property another name",
+            "V1.yml:8:7: error: relationship 'Kind.Order' has the name of entity 'Order'; generated code uses that name as a type where "
+                + "the property would hide it, so give the property another name",
+        ])
+    }
 }
