@@ -207,11 +207,13 @@ extension ObjectContext {
                     parts[storage] = CommitLog.Part(counter: try countCommit(storage), summary: part)
                 }
             }
-            try core.commits.commit(parts) { () throws(StrataError) in
+            // Built only when someone listens to `DataStack.changes`.
+            let changes = summary.isEmpty || !core.changes.hasSubscribers ? nil : publicChanges(relationshipsChanged: summary.relationshipsChanged)
+            try core.commits.commit(parts, { () throws(StrataError) in
                 for storage in openTransactions.sorted() {
                     try connection(for: storage).execute("COMMIT")
                 }
-            }
+            }, published: { if let changes { core.changes.publish(changes) } })
             openTransactions.removeAll()
         } catch {
             rollback()
@@ -244,6 +246,25 @@ extension ObjectContext {
                 throw .missingValue(entity: layout.name, attribute: layout.columns[ordinal].property)
             }
         }
+    }
+
+    /// What this commit changed, as the values `DataStack.changes` delivers.
+    private func publicChanges(relationshipsChanged: Bool) -> CommitChanges {
+        var changes = CommitChanges()
+        changes.relationshipsChanged = relationshipsChanged
+        for object in created where !object.isDeleted {
+            guard let layout = object.layout else { continue }
+            changes.entities[layout.name, default: .init()].inserted.append(AnyObjectID(key: object.key, entityName: layout.name))
+        }
+        for (key, object) in log.updated where !object.isInserted && !object.isDeleted {
+            guard let layout = object.layout else { continue }
+            let names = (log.changedColumns[key]?.ordinals ?? []).compactMap { $0 < layout.columns.count ? layout.columns[$0].property : nil }
+            changes.entities[layout.name, default: .init()].updated[AnyObjectID(key: key, entityName: layout.name)] = Set(names)
+        }
+        for (key, entity) in log.deleted {
+            changes.entities[entity, default: .init()].deleted.append(AnyObjectID(key: key, entityName: entity))
+        }
+        return changes
     }
 
     /// Adds one to the store's commit count, inside the open transaction; returns the new count.

@@ -146,9 +146,10 @@ final class ObjectContext {
         object.token = token
     }
 
-    /// Marks a written object as changed; called before the first changed value is set.
-    func markUpdated(_ object: StrataObject) {
+    /// Marks a column of a written object as changed; called before the changed value is set.
+    func markUpdated(_ object: StrataObject, column: Int) {
         if tracksConflicts, originals[object.key] == nil { originals[object.key] = Self.currentValues(of: object) }
+        log.changedColumns[object.key, default: ColumnSet()].insert(column)
         dirtyWritten[object.key] = object
         log.updated[object.key] = object
     }
@@ -192,6 +193,8 @@ struct CreateTarget {
 struct ChangeLog {
     var updated: [ObjectKey: StrataObject] = [:]
     var deleted: [ObjectKey: String] = [:]
+    /// The columns each updated object changed since the transaction began.
+    var changedColumns: [ObjectKey: ColumnSet] = [:]
 
     var isEmpty: Bool { updated.isEmpty && deleted.isEmpty }
 }

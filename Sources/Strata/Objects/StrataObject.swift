@@ -112,7 +112,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     final func markChanged(_ ordinal: Int) {
         assigned.insert(ordinal)
         if dirty.insert(ordinal), isWritten {
-            token?.context?.markUpdated(self)
+            token?.context?.markUpdated(self, column: ordinal)
         }
     }
 
@@ -146,7 +146,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
         guard ordinal >= 0 else { return }
         assigned.insert(ordinal)
         if dirty.insert(ordinal), isWritten {
-            token.context?.markUpdated(self)
+            token.context?.markUpdated(self, column: ordinal)
         }
     }
 

@@ -28,10 +28,12 @@ final class CommitLog: Sendable {
 
     private let state = Mutex(State())
 
-    /// Runs `commit` (the `COMMIT` statements) under the lock and logs its parts when it succeeds.
-    func commit(_ parts: [Int32: Part], _ commit: () throws(StrataError) -> Void) throws(StrataError) {
+    /// Runs `commit` (the `COMMIT` statements) under the lock and logs its parts when it succeeds;
+    /// then, still under the lock so that listeners see commits in order, runs `published`.
+    func commit(_ parts: [Int32: Part], _ commit: () throws(StrataError) -> Void, published: () -> Void = {}) throws(StrataError) {
         try state.withLock { (state: inout State) throws(StrataError) in
             try commit()
+            published()
             for (storage, part) in parts {
                 state.parts[storage, default: []].append(part)
                 state.size += part.summary.size

@@ -42,6 +42,8 @@ final class StackCore: Sendable {
     let readers = ReaderPool()
     /// This stack's commits, until the main context applies them.
     let commits = CommitLog()
+    /// The changes of each commit, for `DataStack.changes`.
+    let changes = ChangeBroadcaster()
     private let storageList = Mutex<[StorageHandle]>([])
     private let nextRowIDs = Mutex<[TableKey: Int64]>([:])
 

@@ -1,0 +1,28 @@
+/// The `Sendable` ID of a stored object of any entity, as change notifications report it.
+public struct AnyObjectID: Hashable, Sendable, CustomStringConvertible {
+    let key: ObjectKey
+    /// The object's entity.
+    public let entityName: String
+
+    init(key: ObjectKey, entityName: String) {
+        self.key = key
+        self.entityName = entityName
+    }
+
+    /// The untyped form of a typed ID.
+    public init<T: StrataObject>(_ id: ObjectID<T>) {
+        self.init(key: id.key, entityName: id.entityName)
+    }
+
+    /// The row id within the entity's table.
+    public var rowID: Int64 { key.rowID }
+
+    /// The typed ID, for an entity that is `T` or one of its subentities; the caller knows which
+    /// (for example from ``entityName``).
+    public func typed<T: StrataObject>(as type: T.Type = T.self) -> ObjectID<T> {
+        ObjectID(key: key, entityName: entityName)
+    }
+
+    /// `Person#3`.
+    public var description: String { "\(entityName)#\(key.rowID)" }
+}
