@@ -45,6 +45,15 @@ extension ObjectContext {
         }
     }
 
+    /// After a re-read: to-many relationships reload on next use, and objects whose rows are gone
+    /// are marked deleted and forgotten.
+    private func settle(_ objects: [StrataObject], seen: Set<ObjectKey>) {
+        for object in objects {
+            object.toManyKeys = nil
+            if !seen.contains(object.key) { forgetDeleted(object) }
+        }
+    }
+
     /// Marks an object whose row is gone as deleted and forgets it.
     private func forgetDeleted(_ object: StrataObject) {
         object.isDeleted = true
@@ -64,10 +73,7 @@ extension ObjectContext {
                 object.readColumns(&reader)
             }
         }
-        for object in objects {
-            object.toManyKeys = nil
-            if !seen.contains(object.key) { forgetDeleted(object) }
-        }
+        settle(objects, seen: seen)
     }
 
     /// Unsafe transaction: brings every registered object to the stored state, keeping the
@@ -89,10 +95,7 @@ extension ObjectContext {
             }
             Self.setValues(merged, of: object)
         }
-        for object in objects {
-            object.toManyKeys = nil
-            if !seen.contains(object.key) { forgetDeleted(object) }
-        }
+        settle(objects, seen: seen)
     }
 
     /// An object whose change conflicts with the store under the `.error` policy.

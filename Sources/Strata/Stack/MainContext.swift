@@ -76,12 +76,8 @@ final class MainContext {
     private func apply(_ summary: CommitSummary) {
         guard !summary.isEmpty else { return }
         for (key, change) in summary.updated {
-            guard let object = context.registeredObject(key), let layout = object.layout else { continue }
-            let identity = (0..<Int32(layout.columns.count)).map { $0 }
-            identity.withUnsafeBufferPointer { map in
-                var reader = RowReader(.values(change.values), map: map)
-                object.readColumns(&reader)
-            }
+            guard let object = context.registeredObject(key) else { continue }
+            ObjectContext.setValues(change.values, of: object)
         }
         if summary.relationshipsChanged {
             for object in context.registered.values { object.toManyKeys = nil }
