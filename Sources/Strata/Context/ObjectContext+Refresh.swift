@@ -65,13 +65,26 @@ extension ObjectContext {
     /// Main context: re-reads every registered object of a storage from the open snapshot: new
     /// values in place, objects whose rows are gone marked deleted, to-many relationships
     /// reloaded on use.
-    func refreshRegistered(storage: Int32) throws(StrataError) {
+    /// `changed`, when given, is told each object whose values changed, with the changed
+    /// columns, and each object whose row is gone, with nil.
+    func refreshRegistered(storage: Int32, changed: ((StrataObject, ColumnSet?) -> Void)? = nil) throws(StrataError) {
         let objects = registered.values.filter { $0.key.storage == storage }
         let seen = try readStoredRows(of: objects) { object, kind, row in
+            let before = changed == nil ? [] : Self.currentValues(of: object)
             kind.map.withUnsafeBufferPointer { map in
                 var reader = RowReader(.statement(row), map: map)
                 object.readColumns(&reader)
             }
+            guard let changed else { return }
+            let after = Self.currentValues(of: object)
+            var columns = ColumnSet()
+            for ordinal in 0..<min(before.count, after.count) where !before[ordinal].isSameStoredValue(as: after[ordinal]) {
+                columns.insert(ordinal)
+            }
+            if columns != ColumnSet() { changed(object, columns) }
+        }
+        if let changed {
+            for object in objects where !seen.contains(object.key) { changed(object, nil) }
         }
         settle(objects, seen: seen)
     }

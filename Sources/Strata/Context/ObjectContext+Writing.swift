@@ -304,7 +304,7 @@ extension ObjectContext {
             guard let layout = object.layout else { continue }
             var binder = ColumnBinder(capturingColumns: layout.columns.count)
             object.bindColumns(to: &binder)
-            summary.updated[key] = (layout.name, binder.captured)
+            summary.updated[key] = (layout.name, binder.captured, log.changedColumns[key] ?? ColumnSet())
         }
         return summary
     }

@@ -203,8 +203,9 @@ struct ChangeLog {
 struct CommitSummary: Sendable {
     /// Inserted rows.
     var inserted: [ObjectKey] = []
-    /// Updated rows: entity name and every column value, in the entity's column order.
-    var updated: [ObjectKey: (entity: String, values: [SQLValue])] = [:]
+    /// Updated rows: entity name, every column value in the entity's column order, and the
+    /// ordinals of the columns that changed.
+    var updated: [ObjectKey: (entity: String, values: [SQLValue], columns: ColumnSet)] = [:]
     /// Deleted rows with their entity names.
     var deleted: [ObjectKey: String] = [:]
     /// Whether relationships changed, so loaded to-many relationships must be reloaded.

@@ -35,7 +35,6 @@ struct FetchPlan {
         hasEntityColumn = table.hasEntityColumn
         var selected: [String] = [StoreLayout.idColumn]
         if table.hasEntityColumn { selected.append(StoreLayout.entityColumn) }
-        let subtree = Set(entity.subtree)
         var kinds: [Kind?] = Array(repeating: nil, count: table.entities.count + 1)
         for name in entity.subtree {
             guard let member = core.layout.entity(name) else { continue }
@@ -55,15 +54,20 @@ struct FetchPlan {
         let columns = selected.map { "t." + SQLFragment.quote($0) } + extraColumns
         var sql = SQLFragment("SELECT " + columns.joined(separator: ", ") + " FROM " + SQLFragment.quote(table.name) + " AS t")
         for join in joins { sql = sql + " " + join }
-        var filters = conditions
-        if table.hasEntityColumn, subtree.count < table.entities.count {
-            let codes = entity.subtree.compactMap { core.layout.entity($0)?.entityCode }.map(String.init).joined(separator: ", ")
-            filters.insert(SQLFragment("t." + SQLFragment.quote(StoreLayout.entityColumn) + " IN (" + codes + ")"), at: 0)
-        }
+        let filters = FetchPlan.entityFilter(entity, core: core).map { [$0] + conditions } ?? conditions
         if !filters.isEmpty { sql = sql + " WHERE " + filters.map(\.parenthesized).joined(separator: " AND ") }
         if !orderBy.isEmpty { sql = sql + " ORDER BY " + orderBy.joined(separator: ", ") }
         sql = sql + FetchPlan.limitClause(tweak)
         self.sql = sql
+    }
+
+    /// The condition that keeps a shared table's rows to `entity` and its subentities, or nil
+    /// when every row of the table qualifies.
+    static func entityFilter(_ entity: EntityLayout, core: StackCore) -> SQLFragment? {
+        let table = core.layout.tables[entity.tableIndex]
+        guard table.hasEntityColumn, entity.subtree.count < table.entities.count else { return nil }
+        let codes = entity.subtree.compactMap { core.layout.entity($0)?.entityCode }.map(String.init).joined(separator: ", ")
+        return SQLFragment("t." + SQLFragment.quote(StoreLayout.entityColumn) + " IN (" + codes + ")")
     }
 
     /// `LIMIT ? OFFSET ?`, bound.
@@ -80,6 +84,12 @@ struct ExpressionCompiler {
     let core: StackCore
     let entity: EntityLayout
     private(set) var joins: [SQLFragment] = []
+    /// The columns of the entity's own table that the compiled SQL reads.
+    private(set) var baseColumns: Set<String> = []
+    /// The tables joined through to-one relationships.
+    private(set) var joinedTables: Set<Int32> = []
+    /// Whether a raw SQL condition was compiled (it may read anything).
+    private(set) var usesRawSQL = false
     private var joinAliases: [String: (alias: String, layout: EntityLayout)] = [:]
 
     init(core: StackCore, entity: EntityLayout) {
@@ -96,6 +106,7 @@ struct ExpressionCompiler {
             guard let column = layout.column(forProperty: part) else {
                 throw .invalidQuery("'\(layout.name)' has no stored property '\(part)'")
             }
+            if index == 0 { baseColumns.insert(column.name) }
             if index == parts.count - 1 {
                 return (alias + "." + SQLFragment.quote(column.name), column.attribute)
             }
@@ -110,6 +121,7 @@ struct ExpressionCompiler {
                 joins.append(SQLFragment("LEFT JOIN " + SQLFragment.quote(destination.table) + " AS " + next + " ON " + next + "."
                                          + SQLFragment.quote(StoreLayout.idColumn) + " = " + alias + "." + SQLFragment.quote(column.name)))
                 joinAliases[joinKey] = (next, destination)
+                joinedTables.insert(Int32(destination.tableIndex))
                 alias = next
             }
             layout = destination
@@ -125,6 +137,7 @@ struct ExpressionCompiler {
         case .invalid(let reason):
             throw .invalidQuery(reason)
         case .sql(let text, let arguments):
+            usesRawSQL = true
             return SQLFragment(text, arguments)
         case .and(let lhs, let rhs):
             return try compile(lhs).parenthesized + " AND " + compile(rhs).parenthesized
@@ -153,18 +166,29 @@ struct ExpressionCompiler {
 
     /// The SQL of sort keys.
     mutating func compile(_ keys: [OrderBy<some StrataObject>.SortKey]) throws(StrataError) -> [SQLFragment] {
-        var result: [SQLFragment] = []
+        try sortExpressions(keys).map { SQLFragment($0.sql + ($0.ascending ? " ASC" : " DESC")) }
+    }
+
+    /// Each sort key's expression (the value SQLite orders by) and direction.
+    mutating func sortExpressions(_ keys: [OrderBy<some StrataObject>.SortKey]) throws(StrataError) -> [(sql: String, ascending: Bool)] {
+        var result: [(sql: String, ascending: Bool)] = []
         for key in keys {
-            switch key.path {
-            case .invalid(let invalid):
-                _ = try compile(invalid)
-            case .name(let path):
-                let resolved = try column(for: path)
-                let expression = resolved.attribute?.type == .decimal ? "CAST(" + resolved.sql + " AS REAL)" : resolved.sql
-                result.append(SQLFragment(expression + (key.ascending ? " ASC" : " DESC")))
-            }
+            result.append((try sortExpression(key.path), key.ascending))
         }
         return result
+    }
+
+    /// The value SQLite orders by for a property path: the column, or for a decimal (stored as
+    /// text) its numeric value.
+    mutating func sortExpression(_ path: PropertyPath) throws(StrataError) -> String {
+        switch path {
+        case .invalid(let invalid):
+            _ = try compile(invalid)
+            throw .invalidQuery("not a property path")
+        case .name(let name):
+            let resolved = try column(for: name)
+            return resolved.attribute?.type == .decimal ? "CAST(" + resolved.sql + " AS REAL)" : resolved.sql
+        }
     }
 }
 

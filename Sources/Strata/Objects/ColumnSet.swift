@@ -52,6 +52,11 @@ public struct ColumnSet: Hashable, Sendable {
         high = nil
     }
 
+    /// Adds every ordinal of another set.
+    mutating func formUnion(_ other: ColumnSet) {
+        for ordinal in other.ordinals { insert(ordinal) }
+    }
+
     /// The ordinals in ascending order.
     var ordinals: [Int] {
         var result: [Int] = []

@@ -24,9 +24,14 @@ final class MainContext {
     private var applied: [Int32: Int64] = [:]
     /// Storages whose objects missed commits the log no longer holds.
     private var stale: Set<Int32> = []
+    /// The monitors of this stack.
+    let observers: ObserverRegistry
+    /// What was applied since monitors last looked (recorded only while monitors exist).
+    private var observed = ObservedChanges()
 
     nonisolated init(core: StackCore) {
         self.core = core
+        self.observers = ObserverRegistry()
     }
 
     /// Applies every commit logged so far and ends the snapshots, so the next read starts from
@@ -41,6 +46,37 @@ final class MainContext {
             // Opening the snapshot re-reads the objects; a failure leaves them for the next read.
             _ = try? context.connection(for: storage)
         }
+        notifyObservers()
+    }
+
+    /// Tells every monitor what changed since it last looked. Each monitored storage's snapshot
+    /// is pinned first (which applies the commits it holds), so what the monitors read and what
+    /// they are told are the same committed state.
+    func notifyObservers() {
+        let live = observers.observers
+        guard !live.isEmpty else {
+            observed = ObservedChanges()
+            return
+        }
+        for storage in Set(live.map(\.observedStorage)) {
+            // A storage that cannot be read is reported by each of its monitors when it reads.
+            _ = try? context.connection(for: storage)
+        }
+        let changes = observed
+        observed = ObservedChanges()
+        guard !changes.isEmpty else { return }
+        for observer in live where changes.touches(storage: observer.observedStorage) {
+            observer.observe(changes, context: context)
+        }
+    }
+
+    /// Prepares a new monitor of a storage: pins the storage's snapshot, tells the existing
+    /// monitors about everything applied so far, then runs `read`, so the new monitor starts
+    /// from exactly the state the others have reached.
+    func startObserving<R>(_ storage: Int32, read: () throws(StrataError) -> R) throws(StrataError) -> R {
+        _ = try context.connection(for: storage)
+        notifyObservers()
+        return try read()
     }
 
     /// Brings the objects of a storage to the state of a snapshot that has just started.
@@ -54,7 +90,14 @@ final class MainContext {
         }
         apply(parts, overflowed: overflowed, storage: storage)
         if applied[storage] != counter || stale.contains(storage) {
-            try context.refreshRegistered(storage: storage)
+            if observers.isActive {
+                observed.undescribed.insert(storage)
+                try context.refreshRegistered(storage: storage) { object, columns in
+                    self.observed.reread[object.key] = (object.layout?.name ?? "", columns)
+                }
+            } else {
+                try context.refreshRegistered(storage: storage)
+            }
             applied[storage] = counter
             stale.remove(storage)
         }
@@ -67,6 +110,7 @@ final class MainContext {
         for part in parts where part.counter > known {
             if part.counter != known + 1 { stale.insert(storage) }
             apply(part.summary)
+            if observers.isActive { observed.add(part.summary, storage: storage) }
             known = part.counter
         }
         applied[storage] = known

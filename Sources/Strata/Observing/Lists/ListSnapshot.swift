@@ -1,0 +1,73 @@
+/// A monitored list at one committed state, as a `Sendable` value: the IDs of its objects in
+/// order, grouped into sections. Two snapshots are equal when they hold the same sections and
+/// IDs in the same order, so a snapshot can feed a diffable data source as it is.
+///
+/// Turn an ID back into an object with `stack.fetchExisting(id)` on the main actor, or with
+/// `transaction.fetchExisting(id)` inside a transaction.
+public struct ListSnapshot<T: StrataObject>: Sendable, Hashable {
+    /// One section: its identifier, its display name, and how many objects it holds.
+    public struct Section: Sendable, Hashable {
+        /// The section key's value as text (numbers in Swift's exact form, data in hex); nil for
+        /// the one section of a plain list and for objects whose key is nil.
+        public let identifier: String?
+        /// The name to show: the identifier, or what `SectionBy`'s closure made of it.
+        public let name: String?
+        /// How many objects the section holds.
+        public let count: Int
+    }
+
+    let state: ListState
+    /// The sections, in order. A plain list always has exactly one.
+    public let sections: [Section]
+
+    init(state: ListState, sectionName: (@Sendable (String?) -> String?)?) {
+        self.state = state
+        sections = state.sections.map { section in
+            let identifier = section.value.identifier
+            return Section(identifier: identifier, name: sectionName.map { $0(identifier) } ?? identifier, count: section.count)
+        }
+    }
+
+    /// How many objects the list holds.
+    public var count: Int { state.count }
+
+    /// Whether the list holds no object.
+    public var isEmpty: Bool { state.count == 0 }
+
+    /// How many sections the list has.
+    public var numberOfSections: Int { sections.count }
+
+    /// The IDs of every object, in order.
+    public var itemIDs: [ObjectID<T>] { state.entries.all.map(Self.id) }
+
+    /// The IDs of a section's objects, in order.
+    public func itemIDs(inSection section: Int) -> [ObjectID<T>] {
+        let start = state.index(of: ListIndexPath(item: 0, section: section))
+        return (start..<(start + sections[section].count)).map { Self.id(state.entries[$0]) }
+    }
+
+    /// The ID at a position in the whole list.
+    public subscript(index: Int) -> ObjectID<T> { Self.id(state.entries[index]) }
+
+    /// The ID at an index path.
+    public subscript(indexPath: ListIndexPath) -> ObjectID<T> { self[state.index(of: indexPath)] }
+
+    /// The index path of an object, or nil when the list does not hold it.
+    public func indexPath(of id: ObjectID<T>) -> ListIndexPath? {
+        state.entries.all.firstIndex { $0.key == id.key }.map(state.indexPath(ofIndex:))
+    }
+
+    static func id(_ entry: ListEntry) -> ObjectID<T> { ObjectID(key: entry.key, entityName: entry.entityName) }
+
+    /// Same sections, same IDs in the same order.
+    public static func == (lhs: ListSnapshot, rhs: ListSnapshot) -> Bool {
+        guard lhs.sections == rhs.sections else { return false }
+        return lhs.state.entries.all.elementsEqual(rhs.state.entries.all) { $0.key == $1.key && $0.entityName == $1.entityName }
+    }
+
+    /// Hashes the sections and the IDs in order.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sections)
+        for entry in state.entries.all { hasher.combine(entry.key) }
+    }
+}

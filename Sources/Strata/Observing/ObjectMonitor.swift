@@ -1,0 +1,89 @@
+/// What happened to a monitored object.
+public enum ObjectUpdate: Sendable, Hashable {
+    /// Its values changed: the names of the attributes and to-one relationships that changed.
+    case updated(changedProperties: Set<String>)
+    /// It was deleted; the sequence ends after this.
+    case deleted
+}
+
+/// One object kept up to date on the main actor, and an `AsyncSequence` of what happens to it.
+///
+/// ```swift
+/// let monitor = try stack.monitorObject(personID)
+/// for try await update in monitor.updates {
+///     if case .updated(let properties) = update, properties.contains("name") { label.text = monitor.object?.name }
+/// }
+/// ```
+@MainActor
+public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
+    /// The stack monitored.
+    public let stack: DataStack
+    /// The object's ID.
+    public let objectID: ObjectID<T>
+    /// The main context's live object; nil once it was deleted.
+    public private(set) var object: T?
+    private var subscribers = EventSubscribers<ObjectUpdate>()
+
+    init(stack: DataStack, objectID: ObjectID<T>) throws(StrataError) {
+        self.stack = stack
+        self.objectID = objectID
+        let key = objectID.key
+        let object = try stack.main.startObserving(key.storage) { () throws(StrataError) in
+            try stack.main.context.existingObject(key, entityName: objectID.entityName)
+        }
+        guard let object = object as? T else { throw .objectNotFound("\(objectID.entityName) #\(objectID.rowID)") }
+        self.object = object
+        stack.main.observers.add(self)
+    }
+
+    /// A new sequence of what happens to the object from now on. Updates a consumer has not
+    /// taken yet are merged (their property names joined); a deletion ends the sequence.
+    public var updates: MonitorEvents<ObjectUpdate> {
+        let buffer = EventBuffer<ObjectUpdate>(limit: 1) { _, pending in Self.merge(pending) }
+        if object == nil {
+            buffer.send(.deleted)
+            buffer.finish()
+        } else {
+            subscribers.add(buffer)
+        }
+        return MonitorEvents(buffer: buffer, owner: self)
+    }
+
+    /// Updates folded into one: a deletion wins, otherwise every changed property.
+    nonisolated static func merge(_ pending: [ObjectUpdate]) -> ObjectUpdate {
+        var properties = Set<String>()
+        for update in pending {
+            switch update {
+            case .deleted: return .deleted
+            case .updated(let changed): properties.formUnion(changed)
+            }
+        }
+        return .updated(changedProperties: properties)
+    }
+
+    // MARK: ChangeObserver
+
+    var observedStorage: Int32 { objectID.key.storage }
+
+    func observe(_ changes: ObservedChanges, context: ObjectContext) {
+        guard let object else { return }
+        let key = objectID.key
+        var deleted = false
+        var columns = ColumnSet()
+        if let row = changes.rows[StackCore.TableKey(storage: key.storage, table: key.table)]?[key.rowID] {
+            if row.isDeleted { deleted = true } else if let changed = row.columns { columns.formUnion(changed) }
+        }
+        if let reread = changes.reread[key] {
+            if let changed = reread.columns { columns.formUnion(changed) } else { deleted = true }
+        }
+        if deleted || object.isDeleted {
+            self.object = nil
+            subscribers.send(.deleted)
+            subscribers.finish()
+            return
+        }
+        guard columns != ColumnSet(), let layout = object.layout else { return }
+        let names = columns.ordinals.compactMap { $0 < layout.columns.count ? layout.columns[$0].property : nil }
+        subscribers.send(.updated(changedProperties: Set(names)))
+    }
+}
