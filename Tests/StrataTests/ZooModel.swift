@@ -133,6 +133,7 @@ final class Person: StrataObject {
         case \Person.pets: return "pets"
         case \Person.friends: return "friends"
         case \Person.cats: return "cats"
+        case \Person.spouse?.name: return "spouse.name"
         case \Person.spouse: return "spouse"
         default: return super.propertyName(for: keyPath)
         }

@@ -54,6 +54,11 @@ extension ObjectContext {
     /// 1,024, so small transactions get consecutive ids and large ones take the lock rarely.
     private func nextRowID(_ table: StackCore.TableKey) -> Int64 {
         var block = reservedIDs[table] ?? 0..<0
+        if block.isEmpty, readsUnderWriteLock, !openTransactions.contains(table.storage) {
+            // Ids are reserved under the write lock, after taking those other writers used.
+            do { _ = try begin(table.storage) } catch { if deferredError == nil { deferredError = error } }
+            block = reservedIDs[table] ?? 0..<0
+        }
         if block.isEmpty {
             let size = min(1024, max(1, (blockSizes[table] ?? 0) * 2))
             blockSizes[table] = size
@@ -107,6 +112,22 @@ extension ObjectContext {
             throw error
         }
         openTransactions.insert(storage)
+        try takeRowIDsOfOthers(storage, on: connection)
+    }
+
+    /// Inside a write transaction: when another stack or process committed to the storage since
+    /// this stack last knew it, moves the row-id counters past the ids it used, and drops this
+    /// context's reserved ids below them. Objects created before the lock (in an unsafe
+    /// transaction) keep their ids; one that another writer took fails its commit.
+    private func takeRowIDsOfOthers(_ storage: Int32, on connection: SQLiteConnection) throws(StrataError) {
+        let count = try Self.commitCount(connection)
+        guard core.knownCommitCount(storage) != count, let handle = core.storages.first(where: { $0.index == storage }) else { return }
+        let floors = try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
+        core.raiseRowIDs(storage: storage, to: floors)
+        core.setKnownCommitCount(storage, count)
+        for (table, block) in reservedIDs where table.storage == storage {
+            if let floor = floors[table.table], block.lowerBound < floor { reservedIDs[table] = nil }
+        }
     }
 
     /// Writes every pending change inside the open SQLite transactions (opening them first).
@@ -274,7 +295,9 @@ extension ObjectContext {
             + "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING CAST(value AS INTEGER)")
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
-        return statement.row.int64(0)
+        let count = statement.row.int64(0)
+        core.setKnownCommitCount(storage, count)
+        return count
     }
 
     /// Records each touched table's highest row id, so ids of deleted rows are never handed out again.

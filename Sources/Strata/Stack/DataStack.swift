@@ -82,6 +82,7 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
             do throws(StrataError) {
                 let connection = try StoreOpener.open(handle, core: core, options: options, durability: durability, policy: policy)
                 let ids = try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
+                core.setKnownCommitCount(handle.index, try ObjectContext.commitCount(connection))
                 writer.adopt(connection, for: handle.index)
                 return ids
             } catch {

@@ -46,6 +46,9 @@ final class StackCore: Sendable {
     let changes = ChangeBroadcaster()
     private let storageList = Mutex<[StorageHandle]>([])
     private let nextRowIDs = Mutex<[TableKey: Int64]>([:])
+    /// Each storage's commit count as this stack last knew it: a store whose count differs
+    /// was written by another stack or process, whose row ids this stack must not hand out.
+    private let knownCommitCounts = Mutex<[Int32: Int64]>([:])
 
     struct TableKey: Hashable {
         let storage: Int32
@@ -115,6 +118,26 @@ final class StackCore: Sendable {
             let first = counters[table, default: 1]
             counters[table] = first + count
             return first..<(first + count)
+        }
+    }
+
+    /// The commit count this stack last knew a storage at.
+    func knownCommitCount(_ storage: Int32) -> Int64? {
+        knownCommitCounts.withLock { $0[storage] }
+    }
+
+    /// Records a storage's commit count, as of this stack's own commit or a check of the store.
+    func setKnownCommitCount(_ storage: Int32, _ count: Int64) {
+        knownCommitCounts.withLock { $0[storage] = count }
+    }
+
+    /// Moves a storage's row-id counters past ids another stack or process has used.
+    func raiseRowIDs(storage: Int32, to floors: [Int32: Int64]) {
+        nextRowIDs.withLock { counters in
+            for (table, floor) in floors {
+                let key = TableKey(storage: storage, table: table)
+                counters[key] = max(counters[key, default: 1], floor)
+            }
         }
     }
 
