@@ -13,11 +13,19 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
     let main: MainContext
 
     /// A stack for a model; add storages before using it.
-    public init(_ schemaHistory: SchemaHistory) {
+    ///
+    /// Other stacks and processes may write the same files: every `externalCommitCheckInterval`
+    /// (100 ms unless given; nil turns it off) the stack checks whether one did, and if so the
+    /// main context and every monitor catch up. A commit of this stack catches up at once.
+    public init(_ schemaHistory: SchemaHistory, externalCommitCheckInterval: Duration? = .milliseconds(100)) {
         self.schemaHistory = schemaHistory
         self.core = StackCore(history: schemaHistory)
         self.writer = Writer(label: "strata.writer.\(schemaHistory.modelName)")
-        self.main = MainContext(core: core)
+        self.main = MainContext(core: core, watchInterval: externalCommitCheckInterval)
+    }
+
+    deinit {
+        main.watcher.stop()
     }
 
     /// Adds a storage and waits until it is open (created, or checked against the model).

@@ -29,8 +29,12 @@ final class MainContext {
     /// What was applied since monitors last looked (recorded only while monitors exist).
     private var observed = ObservedChanges()
 
-    nonisolated init(core: StackCore) {
+    /// Notices other writers' commits to the stack's files.
+    let watcher: ExternalCommitWatcher
+
+    nonisolated init(core: StackCore, watchInterval: Duration?) {
         self.core = core
+        self.watcher = ExternalCommitWatcher(interval: watchInterval)
         self.observers = ObserverRegistry()
     }
 
@@ -86,6 +90,7 @@ final class MainContext {
         guard applied[storage] != nil else {
             // Nothing of this storage is registered yet: its objects will be read from this snapshot.
             applied[storage] = counter
+            watcher.start(core: core, main: self)
             return
         }
         apply(parts, overflowed: overflowed, storage: storage)

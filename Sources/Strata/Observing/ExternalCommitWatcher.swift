@@ -1,0 +1,80 @@
+import Synchronization
+
+/// Notices commits that other stacks and processes make to a stack's store files, and makes the
+/// main context (and so every monitor) catch up with them.
+///
+/// SQLite has no cross-process notification, and file-system events differ by platform (Linux's
+/// inotify, Darwin's kqueue) and say nothing about what was committed. So the watcher polls,
+/// which costs microseconds: every `interval` it asks each file's own connection for
+/// `PRAGMA data_version`, which changes exactly when another connection committed. It then reads
+/// the store's commit count: one this stack made (its count is known) is ignored; any other makes
+/// the main context catch up on the main actor. The delay is at most one interval plus the time
+/// the main actor takes to run.
+final class ExternalCommitWatcher: Sendable {
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let interval: Duration?
+
+    /// A watcher that polls every `interval`, or none when nil.
+    init(interval: Duration?) {
+        self.interval = interval
+    }
+
+    /// Starts watching, once: called when the main context first reads a file.
+    func start(core: StackCore, main: MainContext) {
+        guard let interval else { return }
+        task.withLock { task in
+            guard task == nil else { return }
+            task = Task.detached(priority: .utility) { [weak core, weak main] in
+                var files: [Int32: WatchedFile] = [:]
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard let core, let main else { return }
+                    var foreign = false
+                    for storage in core.storages where !storage.isInMemory {
+                        if files[storage.index] == nil { files[storage.index] = WatchedFile(path: storage.path) }
+                        foreign = files[storage.index]?.hasForeignCommit(knownCount: core.knownCommitCount(storage.index)) == true || foreign
+                    }
+                    if foreign { await main.catchUp() }
+                }
+            }
+        }
+    }
+
+    /// Stops watching (the stack is going away).
+    func stop() {
+        task.withLock { $0?.cancel() }
+    }
+}
+
+/// One file a watcher polls, through a read-only connection of its own.
+private struct WatchedFile {
+    let path: String
+    var connection: SQLiteConnection?
+    var dataVersion: Int64?
+    var lastCount: Int64?
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// Whether a commit this stack did not make landed since the last poll. A file that cannot
+    /// be read is tried again at the next poll (the main context reports its errors).
+    mutating func hasForeignCommit(knownCount: Int64?) -> Bool {
+        do {
+            let connection = try connection ?? SQLiteConnection(path: path, readOnly: true)
+            self.connection = connection
+            let statement = try connection.cachedStatement("PRAGMA data_version")
+            defer { statement.reset() }
+            guard try statement.step() else { return false }
+            let version = statement.row.int64(0)
+            guard version != dataVersion else { return false }
+            dataVersion = version
+            let count = try ObjectContext.commitCount(connection)
+            defer { lastCount = count }
+            return count != knownCount && count != lastCount
+        } catch {
+            connection = nil
+            return false
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import Strata
+
+/// Commits of another stack on the same file reach the main context and the monitors without
+/// this stack committing.
+@MainActor
+@Suite("Other writers")
+struct OtherWriterTests {
+    @Test func anotherStacksCommitReachesTheMonitorsAndTheMainContext() async throws {
+        let url = temporaryStoreURL()
+        let stack = DataStack(Zoo.schemaHistory, externalCommitCheckInterval: .milliseconds(10))
+        try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+        let other = DataStack(Zoo.schemaHistory)
+        try other.addStorageAndWait(SQLiteStore(fileURL: url))
+        let ids = try await addPeople(["Ann"], to: stack)
+        let monitor = try stack.monitorList(From<Person>().orderBy(.ascending(\.name)))
+        let objectMonitor = try stack.monitorObject(ids[0])
+        let ann = try #require(stack.fetchExisting(ids[0]))
+        var updates = monitor.updates.makeAsyncIterator()
+        var objectUpdates = objectMonitor.updates.makeAsyncIterator()
+
+        try await addPeople(["Bob"], to: other)
+        let update = try #require(try await updates.next())
+        #expect(update.changes.inserted.map(\.indexPath) == [ListIndexPath(item: 1, section: 0)])
+        #expect(monitor.objects.map(\.name) == ["Ann", "Bob"])
+
+        try await other.perform { transaction in transaction.edit(ids[0])?.name = "Ann Lee" }
+        #expect(try await objectUpdates.next() == .updated(changedProperties: ["name"]))
+        #expect(ann.name == "Ann Lee")
+        #expect(try stack.fetchCount(From<Person>()) == 2)
+    }
+
+    @Test func aStackWithoutWatchingSeesOthersOnlyWhenItCommits() async throws {
+        let url = temporaryStoreURL()
+        let stack = DataStack(Zoo.schemaHistory, externalCommitCheckInterval: nil)
+        try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+        let other = DataStack(Zoo.schemaHistory)
+        try other.addStorageAndWait(SQLiteStore(fileURL: url))
+        #expect(try stack.fetchCount(From<Person>()) == 0)
+        try await addPeople(["Bob"], to: other)
+        #expect(try stack.fetchCount(From<Person>()) == 0)
+        try await stack.perform { transaction in transaction.create(Into<Dog>()).species = "dog" }
+        #expect(try stack.fetchCount(From<Person>()) == 1)
+    }
+}
