@@ -17,6 +17,8 @@ import StrataTesting
 //                                          until one fails, printing that error
 //   strata-crash-child open-as-nobody PATH  adds a ledger store at PATH, as the user nobody when run by
 //                                          root (whom permissions do not stop), printing "opened" or the error
+//   strata-crash-child monitor PATH COUNT  monitors a ledger store's entries that another process writes,
+//                                          printing "ready", then "seen UPDATES WHOLE" at COUNT entries
 //   strata-crash-child check-ledger PATH  prints "INTEGRITY COMMITS LAST WHOLE": WHOLE is 1 when commits 1...LAST
 //                                          are each there with both entries and their tag, and the balances add up
 
@@ -97,6 +99,13 @@ case "open-as-nobody":
         say("opened")
     } catch {
         say("\(error)")
+    }
+case "monitor":
+    guard arguments.count == 4, let count = Int(arguments[3]) else { fail("usage: strata-crash-child monitor PATH COUNT") }
+    do {
+        try await MonitorRun.watch(url, until: count)
+    } catch {
+        fail("\(error)")
     }
 case "check-ledger":
     // Killed before the store was created, or while its tables were: nothing was committed.

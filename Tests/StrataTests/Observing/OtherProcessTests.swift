@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// A monitor in one process follows the commits another process makes: a child monitors a
+/// ledger store while a second child commits to it, and every update it gets shows whole commits.
+@Suite("Other processes")
+struct OtherProcessTests {
+    @Test func aMonitorFollowsAnotherProcessesCommits() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-watch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("Ledger.sqlite").path
+        let watcher = try CrashChild.launch(["monitor", store, "200"])
+        var printed = ""
+        while !printed.contains("ready"), case let data = watcher.output.fileHandleForReading.availableData, !data.isEmpty {
+            printed += String(decoding: data, as: UTF8.self)
+        }
+        #expect(printed.contains("ready"))
+        let writer = try CrashChild.launch(["commit", store])
+        printed += String(decoding: watcher.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        watcher.process.waitUntilExit()
+        kill(writer.process.processIdentifier, SIGKILL)
+        writer.process.waitUntilExit()
+        let seen = printed.split(separator: "\n").first { $0.hasPrefix("seen ") }?.split(separator: " ") ?? []
+        #expect(seen.count == 3, "the monitor printed: \(printed)")
+        guard seen.count == 3 else { return }
+        #expect((Int(seen[1]) ?? 0) > 0)
+        #expect(seen[2] == "1", "an update showed a commit in part")
+    }
+}
