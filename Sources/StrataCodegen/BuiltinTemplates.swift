@@ -393,7 +393,7 @@ import Strata
 
 extension {{ entity.name }} {
     /// The stored values of a `{{ entity.plainName }}` object, as a value that crosses threads and actors.
-    {{ access }}struct Snapshot: Sendable, Hashable, Codable {
+    {{ access }}struct Snapshot: EntitySnapshot, Codable {
         /// The object's ID.
         {{ access }}var objectID: ObjectID<{{ entity.name }}>
         {% for field in entity.snapshotFields %}

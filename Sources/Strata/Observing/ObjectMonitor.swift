@@ -23,6 +23,8 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
     /// The main context's live object; nil once it was deleted.
     public private(set) var object: T?
     private var subscribers = EventSubscribers<ObjectUpdate>()
+    /// Told the object (nil once deleted) after each change; each returns whether it still listens.
+    private var listeners: [(T?) -> Bool] = []
 
     init(stack: DataStack, objectID: ObjectID<T>) throws(StrataError) {
         self.stack = stack
@@ -47,6 +49,24 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
             subscribers.add(buffer)
         }
         return MonitorEvents(buffer: buffer, owner: self)
+    }
+
+    /// A buffer of the object's snapshots: the current one now, the newest after each change
+    /// (a consumer that lags gets only the newest), then nil when it is deleted, which ends it.
+    func snapshots<S: EntitySnapshot>(_ type: S.Type) -> EventBuffer<S?> where S.Object == T {
+        let buffer = EventBuffer<S?>(limit: 1) { _, pending in pending.contains { $0 == nil } ? nil : pending[pending.count - 1] }
+        buffer.send(object.map(S.init))
+        if object == nil {
+            buffer.finish()
+            return buffer
+        }
+        listeners.append { [weak buffer] object in
+            guard let buffer else { return false }
+            buffer.send(object.map(S.init))
+            if object == nil { buffer.finish() }
+            return true
+        }
+        return buffer
     }
 
     /// Updates folded into one: a deletion wins, otherwise every changed property.
@@ -80,10 +100,12 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
             self.object = nil
             subscribers.send(.deleted)
             subscribers.finish()
+            listeners.removeAll { !$0(nil) }
             return
         }
         guard columns != ColumnSet(), let layout = object.layout else { return }
         let names = columns.ordinals.compactMap { $0 < layout.columns.count ? layout.columns[$0].property : nil }
         subscribers.send(.updated(changedProperties: Set(names)))
+        listeners.removeAll { !$0(object) }
     }
 }

@@ -4,7 +4,7 @@ import Strata
 
 extension Person {
     /// The stored values of a `Person` object, as a value that crosses threads and actors.
-    public struct Snapshot: Sendable, Hashable, Codable {
+    public struct Snapshot: EntitySnapshot, Codable {
         /// The object's ID.
         public var objectID: ObjectID<Person>
         /// `personID`.
@@ -67,7 +67,7 @@ extension Person.Snapshot {
 
 extension Vet {
     /// The stored values of a `Vet` object, as a value that crosses threads and actors.
-    public struct Snapshot: Sendable, Hashable, Codable {
+    public struct Snapshot: EntitySnapshot, Codable {
         /// The object's ID.
         public var objectID: ObjectID<Vet>
         /// `name`.

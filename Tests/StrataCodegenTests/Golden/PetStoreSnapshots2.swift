@@ -4,7 +4,7 @@ import Strata
 
 extension Dog {
     /// The stored values of a `Dog` object, as a value that crosses threads and actors.
-    public struct Snapshot: Sendable, Hashable, Codable {
+    public struct Snapshot: EntitySnapshot, Codable {
         /// The object's ID.
         public var objectID: ObjectID<Dog>
         /// `species`.

@@ -30,6 +30,8 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
     /// Each member's entry, to find it in the list without searching.
     private var members: [ObjectKey: ListEntry] = [:]
     private var subscribers = EventSubscribers<ListUpdate<T>>()
+    /// Consumers of snapshots alone (``ListPublisher``).
+    private var snapshotSubscribers = EventSubscribers<ListSnapshot<T>>()
     /// Why the monitor stopped, if it did.
     private var failure: StrataError?
     /// The list as it is now.
@@ -56,6 +58,15 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
         }
         if let failure { buffer.finish(throwing: failure) } else { subscribers.add(buffer) }
         return MonitorEvents(buffer: buffer, owner: self)
+    }
+
+    /// A buffer that gets the current snapshot now and the newest one after each change; a
+    /// consumer that lags gets only the newest.
+    func snapshots() -> EventBuffer<ListSnapshot<T>> {
+        let buffer = EventBuffer<ListSnapshot<T>>(limit: 1) { _, pending in pending[pending.count - 1] }
+        buffer.send(snapshot)
+        if let failure { buffer.finish(throwing: failure) } else { snapshotSubscribers.add(buffer) }
+        return buffer
     }
 
     /// Past this many updates a consumer has not taken, they are merged into one.
@@ -155,6 +166,7 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
         snapshot = ListSnapshot(state: state, sectionName: sectionName)
         guard !changes.isEmpty || old.sections != snapshot.sections else { return }
         subscribers.send(ListUpdate(changes: changes, snapshot: snapshot))
+        snapshotSubscribers.send(snapshot)
     }
 
     // MARK: ChangeObserver
@@ -216,5 +228,6 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
         log(.warning, "a list monitor of \(T.entityName) stopped: \(error)")
         failure = error
         subscribers.finish(throwing: error)
+        snapshotSubscribers.finish(throwing: error)
     }
 }
