@@ -16,6 +16,7 @@ protocol Contender: Sendable {
 let selected = ProcessInfo.processInfo.environment["STRATA_BENCH_CONTENDERS"].map { Set($0.split(separator: ",").map(String.init)) }
 let contenders: [any Contender] = [StrataContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
 let allWorkloads = ["insert", "import", "fetch", "small-queries", "aggregate"] + MigrationBench.workloads + [StreamBench.workload]
+    + MonitorBench.workloads
 let arguments = Array(CommandLine.arguments.dropFirst())
 let workloads = arguments.isEmpty ? allWorkloads : arguments
 for workload in workloads where !allWorkloads.contains(workload) {
@@ -102,7 +103,28 @@ if workloads.contains(StreamBench.workload) {
     }
 }
 
-for workload in workloads where !MigrationBench.workloads.contains(workload) && workload != StreamBench.workload {
+// Monitors: the median time per change, from commit to the change at the consumer, one run each
+// (2,000 changes); Strata's per-change cost as the list grows is printed beside GRDB's.
+for workload in workloads where MonitorBench.workloads.contains(workload) {
+    let rows = MonitorBench.rows(workload)
+    var results: [String: (times: [Double], count: Int)] = [:]
+    if selected?.contains("strata") ?? true { results["strata"] = try await MonitorBench.strata(rows) }
+    if selected?.contains("grdb") ?? true { results["grdb"] = try await MonitorBench.grdb(rows) }
+    if let strata = results["strata"], let grdb = results["grdb"], strata.count != grdb.count || strata.times.count != grdb.times.count {
+        print("MISMATCH workload=\(workload) contender=strata got \(strata.count) objects, \(strata.times.count) changes; grdb \(grdb.count), \(grdb.times.count)")
+        failed = true
+    }
+    let grdbMedian = results["grdb"].map { median($0.times) } ?? 0
+    for contender in ["strata", "grdb"] {
+        guard let result = results[contender], !result.times.isEmpty else { continue }
+        let value = median(result.times)
+        print("BENCH workload=\(workload) contender=\(contender) median_ms=\(String(format: "%.3f", value)) "
+              + "ratio_vs_grdb=\(String(format: "%.3f", grdbMedian > 0 ? value / grdbMedian : 0)) objects=\(result.count)")
+    }
+}
+
+for workload in workloads where !MigrationBench.workloads.contains(workload) && workload != StreamBench.workload
+    && !MonitorBench.workloads.contains(workload) {
     var timings: [String: [Double]] = [:]
     var checksums: [String: Checksum] = [:]
     // Interleave contenders round by round so machine noise hits all of them alike.
