@@ -112,7 +112,8 @@ struct FetchClauseTests {
 
     @Test func keyPathsThatAreNotStoredAreClearErrors() {
         #expect(throws: StrataError.invalidQuery("KeyPath<Person, Snapshot> does not name a stored property of 'Person'")) {
-            try stack.fetchAll(From<Person>().where(\.snapshot == Person.Snapshot(objectID: 0, name: "", age: 0, nickname: nil, balance: 0)))
+            try stack.fetchAll(From<Person>().where(\.snapshot == Person.Snapshot(objectID: ObjectID(key: ObjectKey(storage: 0, table: 0, rowID: 0), entityName: "Person"), name: "", age: 0,
+                                                                             nickname: nil, balance: 0)))
         }
         #expect(throws: StrataError.invalidQuery("KeyPath<Person, Snapshot> does not name a stored property of 'Person'")) {
             try stack.fetchAll(From<Person>().orderBy(.ascending(\.snapshot)))

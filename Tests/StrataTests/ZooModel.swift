@@ -139,17 +139,27 @@ final class Person: StrataObject {
         }
     }
 
-    struct Snapshot: Sendable, Hashable, Codable {
-        let objectID: Int64
+    struct Snapshot: EntitySnapshot, Codable {
+        let objectID: ObjectID<Person>
         let name: String
         let age: Int16
         let nickname: String?
         let balance: Decimal
+
+        init(objectID: ObjectID<Person>, name: String, age: Int16, nickname: String?, balance: Decimal) {
+            self.objectID = objectID
+            self.name = name
+            self.age = age
+            self.nickname = nickname
+            self.balance = balance
+        }
+
+        init(_ object: Person) {
+            self.init(objectID: object.objectID(as: Person.self), name: object.name, age: object.age, nickname: object.nickname, balance: object.balance)
+        }
     }
 
-    var snapshot: Snapshot {
-        Snapshot(objectID: objectID(as: Person.self).rowID, name: _name, age: _age, nickname: _nickname, balance: _balance)
-    }
+    var snapshot: Snapshot { Snapshot(self) }
 }
 
 class Animal: StrataObject {

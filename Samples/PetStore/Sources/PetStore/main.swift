@@ -18,14 +18,9 @@ enum Demo {
         try stack.addStorageAndWait(SQLiteStore(fileURL: folder.appendingPathComponent("PetStore.sqlite")))
         try stack.addStorageAndWait(InMemoryStore(configuration: "Cache"))
 
-        // Import the JSON fixture through the importers generated from the model's `import:` blocks:
-        // people are uniqued by `personID`, so importing twice updates instead of duplicating.
-        for _ in 1...2 {
-            try await stack.perform { transaction in
-                let people = try JSONSerialization.jsonObject(with: Fixture.json) as? [[String: Any]] ?? []
-                _ = try transaction.importUniqueObjects(Into<Person>(), sourceArray: people)
-            }
-        }
+        // Import the JSON fixture through the importers generated from the model's `import:` blocks,
+        // in a background task, while a list monitor shows each change: see Watching.swift.
+        try await importWhileWatching(stack)
         try await stack.perform { transaction in
             let thumbnail = transaction.create(Into<Thumbnail>())
             thumbnail.url = URL(string: "https://example.com/ada.png")!
