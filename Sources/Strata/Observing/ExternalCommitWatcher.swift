@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Notices commits that other stacks and processes make to a stack's store files, and makes the
@@ -30,11 +31,17 @@ final class ExternalCommitWatcher: Sendable {
                     try? await Task.sleep(for: interval)
                     guard let core, let main else { return }
                     var foreign = false
+                    var moved: [(Int32, String)] = []
                     for storage in core.storages where !storage.isInMemory {
                         if files[storage.index] == nil { files[storage.index] = WatchedFile(path: storage.path) }
-                        foreign = files[storage.index]?.hasForeignCommit(knownCount: core.knownCommitCount(storage.index)) == true || foreign
+                        switch files[storage.index]?.poll(knownCount: core.knownCommitCount(storage.index)) {
+                        case .foreignCommit: foreign = true
+                        case .moved: moved.append((storage.index, storage.displayName))
+                        default: break
+                        }
                     }
                     if foreign { await main.catchUp() }
+                    for (storage, file) in moved { await main.stopObservers(of: storage, .storeMoved(file: file)) }
                 }
             }
         }
@@ -48,33 +55,53 @@ final class ExternalCommitWatcher: Sendable {
 
 /// One file a watcher polls, through a read-only connection of its own.
 private struct WatchedFile {
+    /// What a poll found.
+    enum Finding {
+        case nothing
+        /// A commit this stack did not make landed since the last poll.
+        case foreignCommit
+        /// The file was deleted, renamed or replaced (reported once).
+        case moved
+    }
+
     let path: String
     var connection: SQLiteConnection?
     var dataVersion: Int64?
     var lastCount: Int64?
+    var hasMoved = false
 
     init(path: String) {
         self.path = path
     }
 
-    /// Whether a commit this stack did not make landed since the last poll. A file that cannot
-    /// be read is tried again at the next poll (the main context reports its errors).
-    mutating func hasForeignCommit(knownCount: Int64?) -> Bool {
+    /// Polls the file. One that cannot be read is tried again at the next poll (the main
+    /// context reports its errors).
+    mutating func poll(knownCount: Int64?) -> Finding {
+        guard !hasMoved else { return .nothing }
+        if connection == nil, !FileManager.default.fileExists(atPath: path) {
+            // Gone before this watcher first opened it.
+            hasMoved = true
+            return .moved
+        }
         do {
             let connection = try connection ?? SQLiteConnection(path: path, readOnly: true)
             self.connection = connection
+            if connection.fileHasMoved {
+                hasMoved = true
+                return .moved
+            }
             let statement = try connection.cachedStatement("PRAGMA data_version")
             defer { statement.reset() }
-            guard try statement.step() else { return false }
+            guard try statement.step() else { return .nothing }
             let version = statement.row.int64(0)
-            guard version != dataVersion else { return false }
+            guard version != dataVersion else { return .nothing }
             dataVersion = version
             let count = try ObjectContext.commitCount(connection)
             defer { lastCount = count }
-            return count != knownCount && count != lastCount
+            return count != knownCount && count != lastCount ? .foreignCommit : .nothing
         } catch {
             connection = nil
-            return false
+            return .nothing
         }
     }
 }

@@ -25,6 +25,10 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
     private var subscribers = EventSubscribers<ObjectUpdate>()
     /// Told the object (nil once deleted) after each change; each returns whether it still listens.
     private var listeners: [(T?) -> Bool] = []
+    /// Told why the monitor stopped.
+    private var stopListeners: [(StrataError) -> Void] = []
+    /// Why the monitor stopped, if it did.
+    private var failure: StrataError?
 
     init(stack: DataStack, objectID: ObjectID<T>) throws(StrataError) {
         self.stack = stack
@@ -42,7 +46,9 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
     /// taken yet are merged (their property names joined); a deletion ends the sequence.
     public var updates: MonitorEvents<ObjectUpdate> {
         let buffer = EventBuffer<ObjectUpdate>(limit: 1) { _, pending in Self.merge(pending) }
-        if object == nil {
+        if let failure {
+            buffer.finish(throwing: failure)
+        } else if object == nil {
             buffer.send(.deleted)
             buffer.finish()
         } else {
@@ -56,10 +62,11 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
     func snapshots<S: EntitySnapshot>(_ type: S.Type) -> EventBuffer<S?> where S.Object == T {
         let buffer = EventBuffer<S?>(limit: 1) { _, pending in pending.contains { $0 == nil } ? nil : pending[pending.count - 1] }
         buffer.send(object.map(S.init))
-        if object == nil {
-            buffer.finish()
+        if object == nil || failure != nil {
+            buffer.finish(throwing: failure)
             return buffer
         }
+        stopListeners.append { [weak buffer] error in buffer?.finish(throwing: error) }
         listeners.append { [weak buffer] object in
             guard let buffer else { return false }
             buffer.send(object.map(S.init))
@@ -85,8 +92,18 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
 
     var observedStorage: Int32 { objectID.key.storage }
 
+    func stop(_ error: StrataError) {
+        guard failure == nil, object != nil else { return }
+        log(.warning, "an object monitor of \(objectID) stopped: \(error)")
+        failure = error
+        subscribers.finish(throwing: error)
+        for listener in stopListeners { listener(error) }
+        listeners.removeAll()
+        stopListeners.removeAll()
+    }
+
     func observe(_ changes: ObservedChanges, context: ObjectContext) {
-        guard let object else { return }
+        guard let object, failure == nil else { return }
         let key = objectID.key
         var deleted = false
         var columns = ColumnSet()

@@ -5,6 +5,8 @@ protocol ChangeObserver: AnyObject {
     var observedStorage: Int32 { get }
     /// Works out what the changes mean for it, reading from the context's pinned snapshot.
     func observe(_ changes: ObservedChanges, context: ObjectContext)
+    /// Stops for good: every consumer's sequence throws `error`.
+    func stop(_ error: StrataError)
 }
 
 /// The main context's monitors, held weakly: a monitor lives as long as its user holds it (or

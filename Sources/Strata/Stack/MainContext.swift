@@ -74,6 +74,11 @@ final class MainContext {
         }
     }
 
+    /// Stops every monitor of a storage that can no longer be read or written.
+    func stopObservers(of storage: Int32, _ error: StrataError) {
+        for observer in observers.observers where observer.observedStorage == storage { observer.stop(error) }
+    }
+
     /// Prepares a new monitor of a storage: pins the storage's snapshot, tells the existing
     /// monitors about everything applied so far, then runs `read`, so the new monitor starts
     /// from exactly the state the others have reached.

@@ -4,7 +4,7 @@ import Testing
 
 /// `ObjectMonitor`: one live object, and what happens to it.
 @MainActor
-@Suite("Object monitors")
+@Suite("Object monitors", .timeLimit(.minutes(2)))
 struct ObjectMonitorTests {
     @Test func reportsTheChangedPropertiesThenTheDeletion() async throws {
         let stack = try makeStack()

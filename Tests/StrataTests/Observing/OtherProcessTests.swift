@@ -3,7 +3,7 @@ import Testing
 
 /// A monitor in one process follows the commits another process makes: a child monitors a
 /// ledger store while a second child commits to it, and every update it gets shows whole commits.
-@Suite("Other processes")
+@Suite("Other processes", .timeLimit(.minutes(2)))
 struct OtherProcessTests {
     @Test func aMonitorFollowsAnotherProcessesCommits() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-watch-\(UUID().uuidString)")

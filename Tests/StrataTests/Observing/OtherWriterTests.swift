@@ -5,7 +5,7 @@ import Testing
 /// Commits of another stack on the same file reach the main context and the monitors without
 /// this stack committing.
 @MainActor
-@Suite("Other writers")
+@Suite("Other writers", .timeLimit(.minutes(2)))
 struct OtherWriterTests {
     @Test func anotherStacksCommitReachesTheMonitorsAndTheMainContext() async throws {
         let url = temporaryStoreURL()
@@ -42,5 +42,39 @@ struct OtherWriterTests {
         #expect(try stack.fetchCount(From<Person>()) == 0)
         try await stack.perform { transaction in transaction.create(Into<Dog>()).species = "dog" }
         #expect(try stack.fetchCount(From<Person>()) == 1)
+    }
+}
+
+/// A store file deleted while monitored stops its monitors with `storeMoved`.
+@MainActor
+@Suite("Stores removed while monitored", .timeLimit(.minutes(2)))
+struct RemovedStoreTests {
+    @Test func everyMonitorOfTheFileThrowsStoreMoved() async throws {
+        let url = temporaryStoreURL()
+        let stack = DataStack(Zoo.schemaHistory, externalCommitCheckInterval: .milliseconds(10))
+        try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+        let ids = try await addPeople(["Ann"], to: stack)
+        var list = try stack.monitorList(From<Person>()).updates.makeAsyncIterator()
+        var object = try stack.monitorObject(ids[0]).updates.makeAsyncIterator()
+        var published = stack.publishObject(ids[0], as: PersonCard.self).makeAsyncIterator()
+        #expect(try await published.next()??.name == "Ann")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        let moved = StrataError.storeMoved(file: url.path)
+        do {
+            _ = try await list.next()
+            Issue.record("the list monitor went on")
+        } catch { #expect(error == moved) }
+        do {
+            _ = try await object.next()
+            Issue.record("the object monitor went on")
+        } catch { #expect(error == moved) }
+        do {
+            _ = try await published.next()
+            Issue.record("the publisher went on")
+        } catch { #expect(error == moved) }
+        // Writing to the file is refused too.
+        await #expect(throws: moved) {
+            try await stack.perform { transaction in transaction.create(Into<Person>()).name = "Bob" }
+        }
     }
 }

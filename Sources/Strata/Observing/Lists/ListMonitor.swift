@@ -213,7 +213,7 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
             }
             publish(ListDiff.apply(candidates, updated: updated, to: &state, members: &members))
         } catch {
-            fail(error)
+            stop(error)
         }
     }
 
@@ -224,7 +224,8 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
     }
 
     /// Stops the monitor: every consumer's sequence throws `error`.
-    private func fail(_ error: StrataError) {
+    func stop(_ error: StrataError) {
+        guard failure == nil else { return }
         log(.warning, "a list monitor of \(T.entityName) stopped: \(error)")
         failure = error
         subscribers.finish(throwing: error)
