@@ -30,18 +30,21 @@ struct GRDBContender: Contender {
         return try DatabasePool(path: path, configuration: configuration)
     }
 
+    /// The items table, as Strata lays it out.
+    static func createTable(_ db: Database) throws {
+        try db.create(table: "Item") { table in
+            table.column("strata_id", .integer).primaryKey()
+            table.column("code", .integer).notNull().indexed()
+            table.column("name", .text).notNull()
+            table.column("score", .double).notNull()
+            table.column("category", .integer).notNull().indexed()
+            table.column("createdAt", .double).notNull()
+        }
+    }
+
     func insert(_ rows: [Row], path: String) async throws -> Checksum {
         let pool = try pool(path)
-        try await pool.write { db in
-            try db.create(table: "Item") { table in
-                table.column("strata_id", .integer).primaryKey()
-                table.column("code", .integer).notNull().indexed()
-                table.column("name", .text).notNull()
-                table.column("score", .double).notNull()
-                table.column("category", .integer).notNull().indexed()
-                table.column("createdAt", .double).notNull()
-            }
-        }
+        try await pool.write { db in try Self.createTable(db) }
         return try await pool.write { db in
             var checksum = Checksum()
             for (index, row) in rows.enumerated() {

@@ -56,14 +56,7 @@ enum MonitorBench {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         let pool = try DatabasePool(path: Scratch.path("monitor-grdb"), configuration: configuration)
         try await pool.write { db in
-            try db.create(table: "Item") { table in
-                table.column("strata_id", .integer).primaryKey()
-                table.column("code", .integer).notNull().indexed()
-                table.column("name", .text).notNull()
-                table.column("score", .double).notNull()
-                table.column("category", .integer).notNull().indexed()
-                table.column("createdAt", .double).notNull()
-            }
+            try GRDBContender.createTable(db)
             for (index, row) in rows.enumerated() {
                 try GRDBContender.ItemRecord(strata_id: Int64(index + 1), code: row.code, name: row.name, score: row.score,
                                              category: row.category, createdAt: row.createdAt).insert(db)

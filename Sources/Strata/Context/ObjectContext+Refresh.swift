@@ -4,15 +4,25 @@ extension ObjectContext {
     /// Reads the stored row of each object, in chunks, and passes it with the row's kind; returns
     /// the keys whose rows exist.
     private func readStoredRows(of objects: [StrataObject], _ each: (StrataObject, FetchPlan.Kind, SQLiteRow) -> Void) throws(StrataError) -> Set<ObjectKey> {
-        var groups: [ObjectKey: [StrataObject]] = [:]
-        for object in objects {
-            groups[ObjectKey(storage: object.key.storage, table: object.key.table, rowID: 0), default: []].append(object)
-        }
+        let byKey = Dictionary(objects.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         var seen: Set<ObjectKey> = []
-        for (group, members) in groups {
+        try forEachStoredRow(Array(byKey.keys)) { key, plan, row in
+            guard let kind = plan.kind(of: row), let object = byKey[key] else { return }
+            seen.insert(key)
+            each(object, kind, row)
+        }
+        return seen
+    }
+
+    /// Reads the rows of some keys, table by table in chunks of ids, through a plan of the
+    /// table's root entity (so each row's columns are where its kind says); rows that are gone
+    /// are skipped.
+    func forEachStoredRow(_ keys: [ObjectKey], _ each: (ObjectKey, FetchPlan, SQLiteRow) -> Void) throws(StrataError) {
+        var groups: [ObjectKey: [Int64]] = [:]
+        for key in keys { groups[ObjectKey(storage: key.storage, table: key.table, rowID: 0), default: []].append(key.rowID) }
+        for (group, ids) in groups {
             guard let root = core.layout.entity(core.layout.tables[Int(group.table)].root.name) else { continue }
-            let byID = Dictionary(members.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
-            try forEachChunk(byID.keys.sorted()) { chunk throws(StrataError) in
+            try forEachChunk(ids.sorted()) { chunk throws(StrataError) in
                 let plan = FetchPlan(entity: root, core: core, where: [Self.inList("t." + SQLFragment.quote(StoreLayout.idColumn), chunk)],
                                      orderBy: [], tweak: Tweak(), joins: [])
                 let statement = try connection(for: group.storage).cachedStatement(plan.sql.text)
@@ -20,13 +30,10 @@ extension ObjectContext {
                 defer { statement.reset() }
                 while try statement.step() {
                     let row = statement.row
-                    guard let kind = plan.kind(of: row), let object = byID[row.int64(0)] else { continue }
-                    seen.insert(object.key)
-                    each(object, kind, row)
+                    each(ObjectKey(storage: group.storage, table: group.table, rowID: row.int64(0)), plan, row)
                 }
             }
         }
-        return seen
     }
 
     /// An object's values in column order, as bound (the form `originals` keeps).
