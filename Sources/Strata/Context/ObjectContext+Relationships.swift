@@ -73,6 +73,7 @@ extension ObjectContext {
         var loaded = object.toManyKeys ?? [:]
         loaded[relationship.index] = keys
         object.toManyKeys = loaded
+        log.toMany[object.key, default: []].insert(relationship.name)
         return keys
     }
 

@@ -285,6 +285,10 @@ extension ObjectContext {
         for (key, entity) in log.deleted {
             changes.entities[entity, default: .init()].deleted.append(AnyObjectID(key: key, entityName: entity))
         }
+        for (key, names) in log.toMany {
+            guard let object = registered[key], !object.isInserted, !object.isDeleted, let layout = object.layout else { continue }
+            changes.entities[layout.name, default: .init()].updated[AnyObjectID(key: key, entityName: layout.name), default: []].formUnion(names)
+        }
         return changes
     }
 
@@ -328,6 +332,10 @@ extension ObjectContext {
             var binder = ColumnBinder(capturingColumns: layout.columns.count)
             object.bindColumns(to: &binder)
             summary.updated[key] = (layout.name, binder.captured, log.changedColumns[key] ?? ColumnSet())
+        }
+        for (key, names) in log.toMany {
+            guard let object = registered[key], !object.isInserted, !object.isDeleted, let layout = object.layout else { continue }
+            summary.toMany[key] = (layout.name, names)
         }
         return summary
     }

@@ -195,6 +195,8 @@ struct ChangeLog {
     var deleted: [ObjectKey: String] = [:]
     /// The columns each updated object changed since the transaction began.
     var changedColumns: [ObjectKey: ColumnSet] = [:]
+    /// The to-many relationships (by name) each object's changes added to or removed from.
+    var toMany: [ObjectKey: Set<String>] = [:]
 
     var isEmpty: Bool { updated.isEmpty && deleted.isEmpty }
 }
@@ -208,10 +210,13 @@ struct CommitSummary: Sendable {
     var updated: [ObjectKey: (entity: String, values: [SQLValue], columns: ColumnSet)] = [:]
     /// Deleted rows with their entity names.
     var deleted: [ObjectKey: String] = [:]
+    /// Objects whose to-many relationships changed (objects inserted or deleted by the commit
+    /// excepted): entity name and relationship names.
+    var toMany: [ObjectKey: (entity: String, names: Set<String>)] = [:]
     /// Whether relationships changed, so loaded to-many relationships must be reloaded.
     var relationshipsChanged = false
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !relationshipsChanged }
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && toMany.isEmpty && !relationshipsChanged }
 }
 
 /// An entity and the columns an UPDATE writes: the key of `ObjectContext.updateSQL`.

@@ -6,8 +6,9 @@ public struct CommitChanges: Sendable, Equatable {
     public struct EntityChanges: Sendable, Equatable {
         /// Objects created, in creation order.
         public var inserted: [AnyObjectID] = []
-        /// Objects changed, each with the names of the attributes and to-one relationships that
-        /// changed (to-many relationships are reported by ``CommitChanges/relationshipsChanged``).
+        /// Objects changed, each with the names of the attributes and relationships that changed
+        /// (a to-many relationship changes when an object is added to or removed from it, on
+        /// either side).
         public var updated: [AnyObjectID: Set<String>] = [:]
         /// Objects deleted, cascaded deletions included.
         public var deleted: [AnyObjectID] = []

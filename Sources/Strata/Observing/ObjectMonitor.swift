@@ -107,8 +107,10 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
         let key = objectID.key
         var deleted = false
         var columns = ColumnSet()
+        var relationships = Set<String>()
         if let row = changes.rows[StackCore.TableKey(storage: key.storage, table: key.table)]?[key.rowID] {
             if row.isDeleted { deleted = true } else if let changed = row.columns { columns.formUnion(changed) }
+            relationships = row.relationships
         }
         if let reread = changes.reread[key] {
             if let changed = reread.columns { columns.formUnion(changed) } else { deleted = true }
@@ -120,9 +122,9 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
             listeners.removeAll { !$0(nil) }
             return
         }
-        guard columns != ColumnSet(), let layout = object.layout else { return }
+        guard columns != ColumnSet() || !relationships.isEmpty, let layout = object.layout else { return }
         let names = columns.ordinals.compactMap { $0 < layout.columns.count ? layout.columns[$0].property : nil }
-        subscribers.send(.updated(changedProperties: Set(names)))
+        subscribers.send(.updated(changedProperties: relationships.union(names)))
         listeners.removeAll { !$0(object) }
     }
 }

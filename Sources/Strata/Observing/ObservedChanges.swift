@@ -12,6 +12,8 @@ struct ObservedChanges {
         var isInserted: Bool
         /// Whether the row was deleted.
         var isDeleted: Bool
+        /// The to-many relationships (by name) that changed.
+        var relationships: Set<String> = []
     }
 
     /// Changed rows by table, then by row id.
@@ -49,6 +51,13 @@ struct ObservedChanges {
         for (key, entity) in summary.deleted where key.storage == storage {
             rows[StackCore.TableKey(storage: key.storage, table: key.table), default: [:]][key.rowID] =
                 RowChange(entity: entity, columns: nil, isInserted: false, isDeleted: true)
+        }
+        for (key, change) in summary.toMany where key.storage == storage {
+            let table = StackCore.TableKey(storage: key.storage, table: key.table)
+            if rows[table]?[key.rowID] == nil {
+                rows[table, default: [:]][key.rowID] = RowChange(entity: change.entity, columns: ColumnSet(), isInserted: false, isDeleted: false)
+            }
+            rows[table]?[key.rowID]?.relationships.formUnion(change.names)
         }
         if summary.relationshipsChanged { relationshipStorages.insert(storage) }
     }

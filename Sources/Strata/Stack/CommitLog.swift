@@ -69,7 +69,7 @@ final class CommitLog: Sendable {
 
 extension CommitSummary {
     /// How many object changes it holds, for the log's capacity.
-    var size: Int { max(1, inserted.count + updated.count + deleted.count) }
+    var size: Int { max(1, inserted.count + updated.count + deleted.count + toMany.count) }
 
     /// The part of a commit that concerns one storage.
     func part(of storage: Int32) -> CommitSummary {
@@ -77,6 +77,7 @@ extension CommitSummary {
         part.inserted = inserted.filter { $0.storage == storage }
         part.updated = updated.filter { $0.key.storage == storage }
         part.deleted = deleted.filter { $0.key.storage == storage }
+        part.toMany = toMany.filter { $0.key.storage == storage }
         part.relationshipsChanged = relationshipsChanged
         return part
     }

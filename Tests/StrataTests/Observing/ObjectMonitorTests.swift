@@ -32,6 +32,30 @@ struct ObjectMonitorTests {
         #expect(monitor.object == nil)
     }
 
+    @Test func relationshipChangesOnEitherSideAreReported() async throws {
+        let stack = try makeStack()
+        let ids = try await addPeople(["Ann", "Bob"], to: stack)
+        let dog = try await stack.perform { transaction in
+            let dog = transaction.create(Into<Dog>())
+            dog.species = "dog"
+            return dog.objectID(as: Dog.self)
+        }
+        let ann = try stack.monitorObject(ids[0])
+        let rex = try stack.monitorObject(dog)
+        var annUpdates = ann.updates.makeAsyncIterator()
+        var rexUpdates = rex.updates.makeAsyncIterator()
+        let changes = stack.changes
+        try await stack.perform { transaction in transaction.edit(dog)?.master = transaction.edit(ids[0]) }
+        #expect(try await annUpdates.next() == .updated(changedProperties: ["pets"]))
+        #expect(try await rexUpdates.next() == .updated(changedProperties: ["master"]))
+        try await stack.perform { transaction in transaction.edit(ids[0])?.friends = [transaction.edit(ids[1])].compactMap { $0 } }
+        #expect(try await annUpdates.next() == .updated(changedProperties: ["friends"]))
+        var iterator = changes.makeAsyncIterator()
+        _ = await iterator.next()
+        let friends = try #require(await iterator.next())
+        #expect(friends.changes(of: Person.self)?.updated == [AnyObjectID(ids[0]): ["friends"], AnyObjectID(ids[1]): ["friends"]])
+    }
+
     @Test func monitoringAnObjectThatIsGoneIsAnError() async throws {
         let stack = try makeStack()
         let ids = try await addPeople(["Ann"], to: stack)
