@@ -11,6 +11,8 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
     let core: StackCore
     let writer: Writer
     let main: MainContext
+    /// Asynchronous transactions, started one after another's completion.
+    let gate = TransactionGate()
 
     /// A stack for a model; add storages before using it.
     ///

@@ -61,14 +61,27 @@ extension DataStack {
 
     /// Runs a transaction in the background; the completion gets its result on the main actor,
     /// after the main context has seen the commit.
+    ///
+    /// Asynchronous transactions run in the order they were started, each after the previous
+    /// one's completion has run (as CoreStore's transaction queue does): a completion sees the
+    /// state its own commit left, not what a transaction started after it did.
     public func perform<T: Sendable>(asynchronous task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T,
                                      completion: @escaping @MainActor @Sendable (Result<T, StrataError>) -> Void) {
-        writer.queue.async {
-            switch self.runTransaction(AsynchronousDataTransaction.init, task) {
-            case .success(let value):
-                self.deliver { completion(.success(value)) }
-            case .failure(let error):
-                DispatchQueue.main.async { MainActor.assumeIsolated { completion(.failure(error)) } }
+        let gate = self.gate
+        gate.enqueue {
+            self.writer.queue.async {
+                switch self.runTransaction(AsynchronousDataTransaction.init, task) {
+                case .success(let value):
+                    self.deliver {
+                        completion(.success(value))
+                        gate.done()
+                    }
+                case .failure(let error):
+                    DispatchQueue.main.async {
+                        MainActor.assumeIsolated { completion(.failure(error)) }
+                        gate.done()
+                    }
+                }
             }
         }
     }
@@ -86,15 +99,23 @@ extension DataStack {
     }
 
     /// Runs a transaction in the background and returns its result once committed and once the
-    /// main context has seen the commit.
+    /// main context has seen the commit. It takes its turn with the asynchronous transactions
+    /// started before it.
     public func perform<T: Sendable>(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws(StrataError) -> T {
+        let gate = self.gate
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
-            writer.queue.async {
-                switch self.runTransaction(AsynchronousDataTransaction.init, task) {
-                case .success(let value):
-                    self.deliver { continuation.resume(returning: .success(value)) }
-                case .failure(let error):
-                    continuation.resume(returning: .failure(error))
+            gate.enqueue {
+                self.writer.queue.async {
+                    switch self.runTransaction(AsynchronousDataTransaction.init, task) {
+                    case .success(let value):
+                        self.deliver {
+                            continuation.resume(returning: .success(value))
+                            gate.done()
+                        }
+                    case .failure(let error):
+                        continuation.resume(returning: .failure(error))
+                        gate.done()
+                    }
                 }
             }
         }
