@@ -1,5 +1,5 @@
 /// A fetch described step by step: `From<Person>().where(\.age > 30).orderBy(.ascending(\.name))`.
-public struct FetchChainBuilder<T: StrataObject>: Sendable {
+public struct FetchChainBuilder<T: StrataObject>: Sendable, Hashable {
     /// The entity and configuration read.
     public let from: From<T>
     var conditions: [Where<T>] = []

@@ -1,5 +1,5 @@
 /// Names the entity a fetch or query reads, and optionally the configuration whose storage holds it.
-public struct From<T: StrataObject>: Sendable {
+public struct From<T: StrataObject>: Sendable, Hashable {
     /// The configuration to read from, when the entity is stored in several.
     public let configuration: String?
 
@@ -15,7 +15,7 @@ public struct From<T: StrataObject>: Sendable {
 }
 
 /// Names the entity a transaction creates, and optionally the configuration to store it in.
-public struct Into<T: StrataObject>: Sendable {
+public struct Into<T: StrataObject>: Sendable, Hashable {
     /// The configuration to store the object in, when the entity is stored in several.
     public let configuration: String?
 

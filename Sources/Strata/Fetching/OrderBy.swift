@@ -1,7 +1,7 @@
 /// The order of fetched objects or queried rows.
-public struct OrderBy<T: StrataObject>: Sendable {
+public struct OrderBy<T: StrataObject>: Sendable, Hashable {
     /// One sort key.
-    public struct SortKey: Sendable {
+    public struct SortKey: Sendable, Hashable {
         let path: PropertyPath
         let ascending: Bool
 
@@ -37,7 +37,7 @@ public struct OrderBy<T: StrataObject>: Sendable {
 }
 
 /// Fine adjustments of a fetch or query.
-public struct Tweak: Sendable {
+public struct Tweak: Sendable, Hashable {
     /// At most this many results.
     public var limit: Int?
     /// Skip this many results first.

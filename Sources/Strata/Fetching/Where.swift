@@ -4,7 +4,7 @@
 /// (`.contains(\.name, "an", caseInsensitive: true)`), or from raw SQL with bound arguments
 /// (`Where(sql: "length(\"name\") > ?", 3)`). Key paths may cross one to-one relationship:
 /// `\Dog.master?.name == "John"`.
-public struct Where<T: StrataObject>: Sendable {
+public struct Where<T: StrataObject>: Sendable, Hashable {
     typealias Expression = WhereExpression
     typealias TextMatch = WhereExpression.TextMatch
 
@@ -12,6 +12,11 @@ public struct Where<T: StrataObject>: Sendable {
 
     init(_ expression: Expression) {
         self.expression = expression
+    }
+
+    /// Every object.
+    public init() {
+        self.init(.constant(true))
     }
 
     /// Every object (`true`) or none (`false`).
@@ -83,7 +88,21 @@ public struct Where<T: StrataObject>: Sendable {
     public static func || (lhs: Where<T>, rhs: Where<T>) -> Where<T> { Where(.or(lhs.expression, rhs.expression)) }
     /// The opposite condition.
     public static prefix func ! (operand: Where<T>) -> Where<T> { Where(.not(operand.expression)) }
+
+    /// Both conditions, or the left one alone when the right one is nil.
+    public static func &&? (lhs: Where<T>, rhs: Where<T>?) -> Where<T> { rhs.map { lhs && $0 } ?? lhs }
+    /// Both conditions, or the right one alone when the left one is nil.
+    public static func &&? (lhs: Where<T>?, rhs: Where<T>) -> Where<T> { lhs.map { $0 && rhs } ?? rhs }
+    /// Either condition, or the left one alone when the right one is nil.
+    public static func ||? (lhs: Where<T>, rhs: Where<T>?) -> Where<T> { rhs.map { lhs || $0 } ?? lhs }
+    /// Either condition, or the right one alone when the left one is nil.
+    public static func ||? (lhs: Where<T>?, rhs: Where<T>) -> Where<T> { lhs.map { $0 || rhs } ?? rhs }
 }
+
+/// `a &&? b`: `a && b`, or whichever side is not nil.
+infix operator &&? : LogicalConjunctionPrecedence
+/// `a ||? b`: `a || b`, or whichever side is not nil.
+infix operator ||? : LogicalDisjunctionPrecedence
 
 // MARK: - Key-path comparisons
 
@@ -157,7 +176,7 @@ indirect enum WhereExpression: Sendable, Hashable {
 
 /// A key path resolved to a property path (`name`, `master.name`), or the expression that fails
 /// the fetch explaining why it could not be.
-enum PropertyPath: Sendable {
+enum PropertyPath: Sendable, Hashable {
     case name(String)
     case invalid(WhereExpression)
 }

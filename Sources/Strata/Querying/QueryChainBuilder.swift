@@ -33,15 +33,67 @@ public struct QueryChainBuilder<T: StrataObject, R>: Sendable {
         return copy
     }
 
-    /// Groups rows by attributes; aggregates are computed per group.
-    public func groupBy<V>(_ keyPaths: KeyPath<T, V>...) -> QueryChainBuilder<T, R> {
+    /// Groups rows by attributes (of any types, or reached through to-one relationships);
+    /// aggregates are computed per group.
+    public func groupBy(_ keyPaths: PartialKeyPath<T>...) -> QueryChainBuilder<T, R> {
+        groupBy(GroupBy(keyPaths))
+    }
+
+    /// Groups rows by a `GroupBy`'s attributes.
+    public func groupBy(_ clause: GroupBy<T>) -> QueryChainBuilder<T, R> {
         var copy = self
-        copy.groupBy += keyPaths.map { Where<T>.path($0) }
+        copy.groupBy += clause.paths
         return copy
     }
 }
 
+/// The attributes query rows are grouped by: `GroupBy<Person>(\.age, \.name)`.
+public struct GroupBy<T: StrataObject>: Sendable, Hashable, CustomStringConvertible {
+    let paths: [PropertyPath]
+
+    /// Groups by the attributes, most significant first.
+    public init(_ keyPaths: PartialKeyPath<T>...) {
+        self.init(keyPaths)
+    }
+
+    /// Groups by the attributes, most significant first.
+    public init(_ keyPaths: [PartialKeyPath<T>]) {
+        paths = keyPaths.map { Where<T>.path($0) }
+    }
+
+    /// The property paths, in order (`age`, `master.name`); a key path that names no stored
+    /// property makes the query fail with `invalidQuery`.
+    public var keyPaths: [String] { paths.map(\.description) }
+
+    /// `GroupBy<Person>(age, name)`.
+    public var description: String { "GroupBy<\(T.entityName)>(\(keyPaths.joined(separator: ", ")))" }
+}
+
+/// The terms a query selects and the type `queryValue` returns: `Select<Person, Int>(.count(\.age))`.
+public struct Select<T: StrataObject, R>: Sendable, Hashable, CustomStringConvertible {
+    /// The terms, in order.
+    public let selectTerms: [SelectTerm<T>]
+
+    /// Selects the terms.
+    public init(_ terms: SelectTerm<T>...) {
+        selectTerms = terms
+    }
+
+    /// Selects the terms.
+    public init(_ terms: [SelectTerm<T>]) {
+        selectTerms = terms
+    }
+
+    /// `Select<Person>(age, count(age) as "n")`.
+    public var description: String { "Select<\(T.entityName)>(\(selectTerms.map(\.description).joined(separator: ", ")))" }
+}
+
 extension FetchChainBuilder {
+    /// The query a `Select` describes.
+    public func select<R>(_ clause: Select<T, R>) -> QueryChainBuilder<T, R> {
+        QueryChainBuilder(fetch: self, terms: clause.selectTerms)
+    }
+
     /// A query of one value of type `R`: `.select(Int.self, .maximum(\.age))`.
     public func select<R: QueryableAttributeType>(_ type: R.Type, _ term: SelectTerm<T>) -> QueryChainBuilder<T, R> {
         QueryChainBuilder(fetch: self, terms: [term])
@@ -59,6 +111,11 @@ extension FetchChainBuilder {
 }
 
 extension From {
+    /// The query a `Select` describes.
+    public func select<R>(_ clause: Select<T, R>) -> QueryChainBuilder<T, R> {
+        chain.select(clause)
+    }
+
     /// A query of one value of type `R`: `.select(Int.self, .maximum(\.age))`.
     public func select<R: QueryableAttributeType>(_ type: R.Type, _ term: SelectTerm<T>) -> QueryChainBuilder<T, R> {
         chain.select(type, term)

@@ -1,6 +1,6 @@
 /// One column of a query: an attribute or an aggregate of one, under a key.
 public struct SelectTerm<T: StrataObject>: Sendable {
-    enum Function: String, Sendable {
+    enum Function: String, Sendable, Hashable {
         case attribute, average, count, maximum, minimum, sum, objectID
     }
 
@@ -9,6 +9,8 @@ public struct SelectTerm<T: StrataObject>: Sendable {
     /// The key of the value in `queryAttributes` rows.
     public let key: String
     let decode: @Sendable (SQLValue, QueryScope) -> (any QueryableAttributeType)?
+    /// The type the value is read as, for equality.
+    let valueType: ObjectIdentifier
 
     private init<V: QueryableAttributeType>(_ function: Function, _ keyPath: AnyKeyPath?, alias: String?, as type: V.Type) {
         self.function = function
@@ -18,6 +20,7 @@ public struct SelectTerm<T: StrataObject>: Sendable {
         if case .name(let property)? = path { name = property }
         self.key = alias ?? (function == .attribute || function == .objectID ? name : "\(function.rawValue)(\(name))")
         self.decode = { value, _ in value.isNull ? nil : V(sqlValue: value) }
+        self.valueType = ObjectIdentifier(V.self)
     }
 
     /// An attribute's value.
@@ -68,6 +71,7 @@ public struct SelectTerm<T: StrataObject>: Sendable {
         function = term.function
         path = term.path
         key = term.key
+        valueType = ObjectIdentifier(ObjectID<T>.self)
         self.decode = decode
     }
 }
