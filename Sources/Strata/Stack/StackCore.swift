@@ -61,6 +61,10 @@ final class StackCore: Sendable {
         for entity in history.currentVersion.entities where history.entityTypes[entity.name] == nil {
             misuse("Strata: the schema history has no class for entity '\(entity.name)'")
         }
+        for name in history.migrationChain.versions where !history.versionNames.contains(name) {
+            misuse("Strata: the migration chain of '\(history.modelName)' names version '\(name)', which its schema history does not have "
+                   + "(versions: \(history.versionNames.joined(separator: ", ")))")
+        }
     }
 
     /// The storages added so far.

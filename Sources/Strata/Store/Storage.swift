@@ -70,6 +70,21 @@ public struct SQLiteStore: StorageInterface {
                   localStorageOptions: localStorageOptions, durability: durability, busyTimeout: busyTimeout)
     }
 
+    /// The app's store in the default folder, as CoreStore's `SQLiteStore()`:
+    /// ``defaultFileURL``, `<app name>.sqlite` in ``defaultDirectory``.
+    public init(configuration: String? = nil, localStorageOptions: LocalStorageOptions = [], durability: Durability = .normal,
+                busyTimeout: Duration = .seconds(5)) {
+        self.init(fileURL: SQLiteStore.defaultFileURL, configuration: configuration, localStorageOptions: localStorageOptions,
+                  durability: durability, busyTimeout: busyTimeout)
+    }
+
+    /// Where `SQLiteStore()` keeps the app's store: `<app name>.sqlite` in ``defaultDirectory``,
+    /// the app name being the bundle's name on Apple platforms and the process name elsewhere.
+    public static var defaultFileURL: URL {
+        let name = Bundle.main.object(forInfoDictionaryKey: "CFBundleName") as? String ?? ProcessInfo.processInfo.processName
+        return defaultDirectory.appendingPathComponent(name + ".sqlite")
+    }
+
     /// Where `SQLiteStore(fileName:)` puts files.
     public static var defaultDirectory: URL {
         let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
