@@ -13,6 +13,9 @@ import Synchronization
 /// the main actor takes to run.
 final class ExternalCommitWatcher: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// The watched files and their connections; nil once stopped. Polls run under the lock, so
+    /// `stop()` closes every connection at once, before the stack's deinit returns.
+    private let files = Mutex<[Int32: WatchedFile]?>([:])
     private let interval: Duration?
 
     /// A watcher that polls every `interval`, or none when nil.
@@ -25,30 +28,40 @@ final class ExternalCommitWatcher: Sendable {
         guard let interval else { return }
         task.withLock { task in
             guard task == nil else { return }
-            task = Task.detached(priority: .utility) { [weak core, weak main] in
-                var files: [Int32: WatchedFile] = [:]
+            task = Task.detached(priority: .utility) { [weak self, weak core, weak main] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval)
-                    guard let core, let main else { return }
-                    var foreign = false
-                    var moved: [(Int32, String)] = []
-                    for storage in core.storages where !storage.isInMemory {
-                        if files[storage.index] == nil { files[storage.index] = WatchedFile(path: storage.path) }
-                        switch files[storage.index]?.poll(knownCount: core.knownCommitCount(storage.index)) {
-                        case .foreignCommit: foreign = true
-                        case .moved: moved.append((storage.index, storage.displayName))
-                        default: break
-                        }
-                    }
-                    if foreign { await main.catchUp() }
-                    for (storage, file) in moved { await main.stopObservers(of: storage, .storeMoved(file: file)) }
+                    guard let self, let core, let main, let findings = self.poll(core) else { return }
+                    if findings.foreign { await main.catchUp() }
+                    for (storage, file) in findings.moved { await main.stopObservers(of: storage, .storeMoved(file: file)) }
                 }
             }
         }
     }
 
-    /// Stops watching (the stack is going away).
+    /// Polls every file of the stack; nil once stopped.
+    private func poll(_ core: StackCore) -> (foreign: Bool, moved: [(Int32, String)])? {
+        let storages = core.storages.filter { !$0.isInMemory }
+        return files.withLock { files in
+            guard files != nil else { return nil }
+            var foreign = false
+            var moved: [(Int32, String)] = []
+            for storage in storages {
+                var file = files?[storage.index] ?? WatchedFile(path: storage.path)
+                switch file.poll(knownCount: core.knownCommitCount(storage.index)) {
+                case .foreignCommit: foreign = true
+                case .moved: moved.append((storage.index, storage.displayName))
+                case .nothing: break
+                }
+                files?[storage.index] = file
+            }
+            return (foreign, moved)
+        }
+    }
+
+    /// Stops watching (the stack is going away) and closes the watcher's connections now.
     func stop() {
+        files.withLock { $0 = nil }
         task.withLock { $0?.cancel() }
     }
 }
