@@ -84,6 +84,12 @@ public struct Select<T: StrataObject, R>: Sendable, Hashable, CustomStringConver
         selectTerms = terms
     }
 
+    /// Selects alike: the same terms in the same order.
+    public static func == (lhs: Select, rhs: Select) -> Bool { lhs.selectTerms == rhs.selectTerms }
+
+    /// Hashes the terms.
+    public func hash(into hasher: inout Hasher) { hasher.combine(selectTerms) }
+
     /// `Select<Person>(age, count(age) as "n")`.
     public var description: String { "Select<\(T.entityName)>(\(selectTerms.map(\.description).joined(separator: ", ")))" }
 }
