@@ -76,7 +76,7 @@ extension SelectTerm: Hashable, CustomStringConvertible {
     /// `count(age) as "n"`, `age`, `objectID`.
     public var description: String {
         let argument = path?.description ?? ""
-        let computed = function == .attribute ? argument : function == .objectID ? "objectID" : "\(function.rawValue)(\(argument))"
+        let computed = function == .attribute ? argument : function == .objectID ? "objectID" : "\(function.keyName)(\(argument))"
         return computed == key ? computed : "\(computed) as \"\(key)\""
     }
 }

@@ -2,6 +2,12 @@
 extension ObjectContext {
     /// Runs a query and decodes each row's terms in order.
     func query<T: StrataObject, R>(_ builder: QueryChainBuilder<T, R>) throws(StrataError) -> [[(key: String, value: (any QueryableAttributeType)?)]] {
+        let (rows, scope) = try rawQuery(builder)
+        return rows.map { row in zip(builder.terms, row).map { term, value in (term.key, term.decode(value, scope)) } }
+    }
+
+    /// Runs a query: each row's values as SQLite returned them, and where it ran.
+    private func rawQuery<T: StrataObject, R>(_ builder: QueryChainBuilder<T, R>) throws(StrataError) -> (rows: [[SQLValue]], scope: QueryScope) {
         guard !builder.terms.isEmpty else { throw .invalidQuery("a query needs at least one selected term") }
         let layout = try entityLayout(T.self)
         let storage = try core.storage(for: layout.name, configuration: builder.fetch.from.configuration)
@@ -13,10 +19,7 @@ extension ObjectContext {
         var conditions: [SQLFragment] = []
         for condition in builder.fetch.conditions { conditions.append(try compiler.compile(condition.expression)) }
         let table = core.layout.tables[layout.tableIndex]
-        if table.hasEntityColumn, layout.subtree.count < table.entities.count {
-            let codes = layout.subtree.compactMap { core.layout.entity($0)?.entityCode }.map(String.init).joined(separator: ", ")
-            conditions.insert(SQLFragment("t." + SQLFragment.quote(StoreLayout.entityColumn) + " IN (" + codes + ")"), at: 0)
-        }
+        if let filter = FetchPlan.entityFilter(layout, core: core) { conditions.insert(filter, at: 0) }
         var groups: [String] = []
         for group in builder.groupBy {
             switch group {
@@ -37,12 +40,12 @@ extension ObjectContext {
         statement.bind(sql.arguments)
         defer { statement.reset() }
         let scope = QueryScope(storage: storage.index, table: Int32(layout.tableIndex), entityName: layout.name)
-        var rows: [[(key: String, value: (any QueryableAttributeType)?)]] = []
+        var rows: [[SQLValue]] = []
         while try statement.step() {
             let row = statement.row
-            rows.append(builder.terms.enumerated().map { index, term in (term.key, term.decode(row.value(Int32(index)), scope)) })
+            rows.append((0..<Int32(builder.terms.count)).map { row.value($0) })
         }
-        return rows
+        return (rows, scope)
     }
 
     private func compile<T: StrataObject>(_ term: SelectTerm<T>, compiler: inout ExpressionCompiler) throws(StrataError) -> String {
@@ -67,9 +70,12 @@ extension ObjectContext {
         }
     }
 
-    /// The first row's first value, typed.
+    /// The first row's first value, as `R` when the value converts to it (see `QueryConversion`).
     func queryValue<T: StrataObject, R: QueryableAttributeType>(_ builder: QueryChainBuilder<T, R>) throws(StrataError) -> R? {
-        try query(builder.tweak { $0.limit = 1 }).first?.first?.value as? R
+        let (rows, scope) = try rawQuery(builder.tweak { $0.limit = 1 })
+        guard let value = rows.first?.first, let term = builder.terms.first else { return nil }
+        if term.function == .objectID { return term.decode(value, scope) as? R }
+        return QueryConversion.value(value, as: R.self)
     }
 
     /// Every row as a dictionary of its non-nil values.

@@ -2,6 +2,15 @@
 public struct SelectTerm<T: StrataObject>: Sendable {
     enum Function: String, Sendable, Hashable {
         case attribute, average, count, maximum, minimum, sum, objectID
+
+        /// The name in a term's default key, as CoreStore writes it: `max(age)`, `count(age)`.
+        var keyName: String {
+            switch self {
+            case .maximum: return "max"
+            case .minimum: return "min"
+            default: return rawValue
+            }
+        }
     }
 
     let function: Function
@@ -18,7 +27,7 @@ public struct SelectTerm<T: StrataObject>: Sendable {
         self.path = path
         var name = "objectID"
         if case .name(let property)? = path { name = property }
-        self.key = alias ?? (function == .attribute || function == .objectID ? name : "\(function.rawValue)(\(name))")
+        self.key = alias ?? (function == .attribute || function == .objectID ? name : "\(function.keyName)(\(name))")
         self.decode = { value, _ in value.isNull ? nil : V(sqlValue: value) }
         self.valueType = ObjectIdentifier(V.self)
     }
@@ -36,6 +45,26 @@ public struct SelectTerm<T: StrataObject>: Sendable {
     /// The average of an attribute, as a `Double`.
     public static func average<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
         SelectTerm(.average, keyPath, alias: alias, as: Double.self)
+    }
+
+    /// The average of an optional attribute, nil values left out (as SQL does).
+    public static func average<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V?>, as alias: String? = nil) -> SelectTerm<T> {
+        SelectTerm(.average, keyPath, alias: alias, as: Double.self)
+    }
+
+    /// The largest value of an optional attribute, nil values left out.
+    public static func maximum<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V?>, as alias: String? = nil) -> SelectTerm<T> {
+        SelectTerm(.maximum, keyPath, alias: alias, as: V.self)
+    }
+
+    /// The smallest value of an optional attribute, nil values left out.
+    public static func minimum<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V?>, as alias: String? = nil) -> SelectTerm<T> {
+        SelectTerm(.minimum, keyPath, alias: alias, as: V.self)
+    }
+
+    /// The sum of an optional attribute, nil values left out.
+    public static func sum<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V?>, as alias: String? = nil) -> SelectTerm<T> {
+        SelectTerm(.sum, keyPath, alias: alias, as: V.self)
     }
 
     /// How many objects have a value for the attribute, as an `Int`.
