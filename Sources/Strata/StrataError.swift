@@ -61,6 +61,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case mergeConflict(objects: [String])
     /// A `Codable` attribute's value threw while being encoded; nothing was saved.
     case encodingFailed(type: String, coder: String, reason: String)
+    /// A clause names a configuration that does not hold the entity (and the ones that do).
+    case notInConfiguration(entity: String, configuration: String, holding: [String])
     /// A monitored object does not exist: deleted, or never saved (its description, `Person #3`).
     case objectNotFound(String)
     /// The transaction's closure threw an error of its own (its description).
@@ -132,6 +134,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
                 + objects.joined(separator: "; ") + "; call refreshAndMergeAllObjects() before changing them, or choose another merge policy"
         case .encodingFailed(let type, let coder, let reason):
             return "a \(type) value could not be encoded as \(coder), so nothing was saved: \(reason)"
+        case .notInConfiguration(let entity, let configuration, let holding):
+            return "configuration '\(configuration)' does not hold '\(entity)'; it is stored in \(holding.joined(separator: ", "))"
         case .objectNotFound(let object):
             return "\(object) does not exist: it was deleted, or never saved; monitor an object the store holds"
         case .userError(let description):

@@ -98,7 +98,16 @@ struct StoreTests {
         }
         #expect(try stack.fetchCount(From<Person>()) == 1)
         #expect(try stack.fetchCount(From<Animal>("Pets")) == 1)
-        #expect(throws: StrataError.noStorage(entity: "Dog")) { try stack.fetchAll(From<Dog>("People")) }
+        #expect(throws: StrataError.notInConfiguration(entity: "Dog", configuration: "People", holding: ["Pets"])) {
+            try stack.fetchAll(From<Dog>("People"))
+        }
+        #expect(StrataError.notInConfiguration(entity: "Dog", configuration: "People", holding: ["Pets"]).description
+            == "configuration 'People' does not hold 'Dog'; it is stored in Pets")
+        // A configuration that holds the entity but has no storage yet.
+        #expect(throws: StrataError.noStorage(entity: "Person")) { try stack.fetchAll(From<Person>("Backup")) }
+        let ann = try #require(try stack.fetchOne(From<Person>()))
+        #expect(stack.configuration(of: ann) == "People")
+        #expect(stack.configuration(of: ann.objectID(as: Person.self)) == "People")
 
         try stack.addStorageAndWait(InMemoryStore(configuration: "Backup"))
         #expect(throws: StrataError.ambiguousConfiguration(entity: "Person", configurations: ["People", "Backup"])) {

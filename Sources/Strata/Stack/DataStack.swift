@@ -104,6 +104,21 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
         log(.notice, "added \(storage) for configuration '\(configuration)' of \(schemaHistory.modelName) \(schemaHistory.currentVersion.name)")
     }
 
+    /// The configuration whose storage holds an object (from any context), or nil for an object
+    /// not stored in any storage of this stack.
+    public func configuration(of object: StrataObject) -> String? {
+        configuration(ofStorage: object.key.storage)
+    }
+
+    /// The configuration whose storage holds the object with an ID, or nil.
+    public func configuration<T: StrataObject>(of objectID: ObjectID<T>) -> String? {
+        configuration(ofStorage: objectID.key.storage)
+    }
+
+    private func configuration(ofStorage index: Int32) -> String? {
+        core.storages.first { $0.index == index }?.configuration
+    }
+
     /// `DataStack(PetStore V2: SQLiteStore(/path), InMemoryStore(Cache))`.
     public var debugDescription: String {
         let storages = core.storages.map { "\($0.configuration): \($0.displayName)" }.joined(separator: ", ")

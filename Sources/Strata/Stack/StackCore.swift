@@ -101,8 +101,13 @@ final class StackCore: Sendable {
     func storage(for entity: String, configuration: String?) throws(StrataError) -> StorageHandle {
         let storages = self.storages
         if let configuration {
-            guard entities(ofConfiguration: configuration) != nil else {
+            guard let held = entities(ofConfiguration: configuration) else {
                 throw .unknownConfiguration(configuration, available: configurationNames)
+            }
+            guard held.contains(entity) else {
+                // `Default` holds every entity; it is named only when no other configuration does.
+                let holding = configurationNames.filter { $0 != "Default" && entities(ofConfiguration: $0)?.contains(entity) == true }
+                throw .notInConfiguration(entity: entity, configuration: configuration, holding: holding.isEmpty ? ["Default"] : holding)
             }
             guard let storage = storages.first(where: { $0.configuration == configuration && $0.entities.contains(entity) }) else {
                 throw .noStorage(entity: entity)
