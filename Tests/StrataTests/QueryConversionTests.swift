@@ -60,6 +60,22 @@ struct QueryConversionTests {
         #expect(try stack.queryValue(From<Person>().select(Int.self, .count(\.nickname))) == 2)
     }
 
+    @Test func groupingThroughAToOneRelationship() async throws {
+        let stack = try await stack()
+        try await stack.perform { transaction in
+            let people = try transaction.fetchAll(From<Person>().orderBy(.ascending(\.name)))
+            for (index, master) in [people[0], people[0], people[1]].enumerated() {
+                let dog = transaction.create(Into<Dog>())
+                dog.species = "dog \(index)"
+                dog.master = master
+            }
+        }
+        let rows = try stack.queryAttributes(From<Dog>().select(.attribute(\Dog.master?.name), .count(\.species, as: "dogs"))
+            .groupBy(\Dog.master?.name).orderBy(.ascending(\Dog.master?.name)))
+        #expect(rows.map { $0["master.name"] as? String } == ["Ann", "Bob"])
+        #expect(rows.map { $0["dogs"] as? Int } == [2, 1])
+    }
+
     @Test func defaultKeysAreCoreStores() {
         #expect(SelectTerm<Person>.maximum(\.age).key == "max(age)")
         #expect(SelectTerm<Person>.minimum(\.age).key == "min(age)")
