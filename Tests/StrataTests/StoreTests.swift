@@ -111,7 +111,7 @@ struct StoreTests {
 
         try stack.addStorageAndWait(InMemoryStore(configuration: "Backup"))
         #expect(throws: StrataError.ambiguousConfiguration(entity: "Person", configurations: ["People", "Backup"])) {
-            try stack.fetchAll(From<Person>())
+            try stack.queryValue(From<Person>().select(Int.self, .count(\.name)))
         }
         await #expect(throws: StrataError.ambiguousConfiguration(entity: "Person", configurations: ["People", "Backup"])) {
             try await stack.perform { transaction in transaction.create(Into<Person>()).name = "Where?" }
@@ -119,5 +119,42 @@ struct StoreTests {
         try await stack.perform { transaction in transaction.create(Into<Person>("Backup")).name = "Bob" }
         #expect(try stack.fetchAll(From<Person>("Backup")).map(\.name) == ["Bob"])
         #expect(try stack.fetchAll(From<Person>("People")).map(\.name) == ["Ann"])
+    }
+
+    /// CoreStore's `From<T>()` reads every storage that holds `T`.
+    @Test func aFetchWithoutAConfigurationReadsEveryStorageOfTheEntity() async throws {
+        let stack = DataStack(splitHistory)
+        try stack.addStorageAndWait(InMemoryStore(configuration: "People"))
+        try stack.addStorageAndWait(InMemoryStore(configuration: "Backup"))
+        // One transaction per storage: writing one entity into two storages in one transaction is issue #17.
+        for (configuration, names) in [("People", ["Cy", "Bob", "Ann"]), ("Backup", ["Ann", "Dee"])] {
+            try await stack.perform { transaction in
+                for name in names { transaction.create(Into<Person>(configuration)).name = name }
+            }
+        }
+        let all = From<Person>()
+        #expect(try stack.fetchAll(all.orderBy(.ascending(\.name))).map(\.name) == ["Ann", "Ann", "Bob", "Cy", "Dee"])
+        let stores = try stack.fetchAll(all.orderBy(.ascending(\.name))).map { stack.configuration(of: $0) ?? "?" }
+        // Equal sort values: the storage added first comes first.
+        #expect(stores == ["People", "Backup", "People", "People", "Backup"])
+        #expect(try stack.fetchAll(all.orderBy(.descending(\.name)).tweak { $0.offset = 1; $0.limit = 2 }).map(\.name) == ["Cy", "Bob"])
+        #expect(try stack.fetchCount(all) == 5)
+        #expect(try stack.fetchCount(all.where(\.name == "Ann")) == 2)
+        #expect(try stack.fetchCount(all.tweak { $0.limit = 3 }) == 3)
+        #expect(try stack.fetchObjectIDs(all.orderBy(.ascending(\.name))).count == 5)
+        #expect(try stack.fetchOne(all.orderBy(.descending(\.name)))?.name == "Dee")
+        var streamed: [String] = []
+        try stack.fetchEach(all.orderBy(.ascending(\.name))) { streamed.append($0.name) }
+        #expect(streamed == ["Ann", "Ann", "Bob", "Cy", "Dee"])
+        var unordered: [String] = []
+        try stack.fetchEach(all) { unordered.append($0.name) }
+        #expect(unordered.sorted() == streamed)
+        let renamed = try await stack.perform { transaction in
+            let anns = try transaction.fetchAll(From<Person>().where(\.name == "Ann"))
+            for ann in anns { ann.name = "Anne" }
+            return anns.count
+        }
+        #expect(renamed == 2)
+        #expect(try stack.fetchAll(all.orderBy(.ascending(\.name))).map(\.name) == ["Anne", "Anne", "Bob", "Cy", "Dee"])
     }
 }

@@ -8,10 +8,10 @@ extension ObjectContext {
         return layout
     }
 
-    /// The plan and storage of a fetch chain.
+    /// The plan and storage of a fetch chain that reads one storage.
     func plan<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> (FetchPlan, StorageHandle) {
         let layout = try entityLayout(T.self)
-        let storage = try core.storage(for: layout.name, configuration: chain.from.configuration)
+        let storage = try core.storages(for: layout.name, configuration: chain.from.configuration)[0]
         var compiler = ExpressionCompiler(core: core, entity: layout)
         var conditions: [SQLFragment] = []
         for condition in chain.conditions { conditions.append(try compiler.compile(condition.expression)) }
@@ -38,21 +38,34 @@ extension ObjectContext {
 
     /// Runs a fetch and returns its objects, reusing registered ones.
     func fetch<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> [T] {
+        let layout = try entityLayout(T.self)
+        let storages = try core.storages(for: layout.name, configuration: chain.from.configuration)
+        guard storages.count == 1 else {
+            let objects = try fetchAcross(chain, storages)
+            for storage in storages { try prefetch(chain, of: objects.filter { $0.key.storage == storage.index }, entity: layout, storage: storage) }
+            return unsafeBitCast(objects, to: [T].self)
+        }
         let (plan, storage) = try plan(chain)
         let objects = try run(plan, storage: storage, tweak: chain.tweak)
+        try prefetch(chain, of: objects, entity: plan.entity, storage: storage)
+        // `plan` checked that every kind of row it can return is a `T`, and arrays of class
+        // references share one layout, so the array is reinterpreted rather than copied.
+        return unsafeBitCast(objects, to: [T].self)
+    }
+
+    /// Loads the relationships a fetch asks to prefetch, for its objects of one storage.
+    private func prefetch<T: StrataObject>(_ chain: FetchChainBuilder<T>, of objects: [StrataObject], entity: EntityLayout,
+                                           storage: StorageHandle) throws(StrataError) {
         for path in chain.prefetches {
             guard case .name(let name) = path else {
                 if case .invalid(let expression) = path { throw Self.invalid(expression) }
                 continue
             }
-            guard let relationship = core.layout.relationships[plan.entity.name]?.first(where: { $0.name == name }) else {
-                throw .invalidQuery("'\(plan.entity.name).\(name)' is not a relationship, so it cannot be prefetched")
+            guard let relationship = core.layout.relationships[entity.name]?.first(where: { $0.name == name }) else {
+                throw .invalidQuery("'\(entity.name).\(name)' is not a relationship, so it cannot be prefetched")
             }
             try prefetch(relationship, of: objects, storage: storage)
         }
-        // `plan` checked that every kind of row it can return is a `T`, and arrays of class
-        // references share one layout, so the array is reinterpreted rather than copied.
-        return unsafeBitCast(objects, to: [T].self)
     }
 
     /// The objects of a planned fetch. Not generic, so the per-row loop needs no generic metadata.
@@ -89,8 +102,14 @@ extension ObjectContext {
         return .invalidQuery("not a property path")
     }
 
-    /// The IDs of a fetch's objects, without creating objects.
+    /// The IDs of a fetch's objects, without creating objects (over several storages, the
+    /// objects are read to merge their order).
     func fetchIDs<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> [ObjectID<T>] {
+        let layout = try entityLayout(T.self)
+        let storages = try core.storages(for: layout.name, configuration: chain.from.configuration)
+        guard storages.count == 1 else {
+            return try fetchAcross(chain, storages).map { ObjectID(key: $0.key, entityName: type(of: $0).entityName) }
+        }
         let (plan, storage) = try plan(chain)
         let connection = try readingConnection(storage, tweak: chain.tweak)
         let statement = try connection.cachedStatement(plan.sql.text)
@@ -107,7 +126,22 @@ extension ObjectContext {
 
     /// How many objects a fetch would return.
     func count<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> Int {
-        let (plan, storage) = try plan(chain)
+        let layout = try entityLayout(T.self)
+        let storages = try core.storages(for: layout.name, configuration: chain.from.configuration)
+        guard storages.count == 1 else {
+            if chain.tweak.limit != nil || chain.tweak.offset != nil { return try fetchAcross(chain, storages).count }
+            var total = 0
+            for storage in storages {
+                total += try count(chain, in: storage)
+            }
+            return total
+        }
+        return try count(chain, in: storages[0])
+    }
+
+    /// How many objects a fetch would return from one storage.
+    private func count<T: StrataObject>(_ chain: FetchChainBuilder<T>, in storage: StorageHandle) throws(StrataError) -> Int {
+        let (plan, _) = try plan(chain)
         let connection = try readingConnection(storage, tweak: chain.tweak)
         let statement = try connection.cachedStatement("SELECT count(*) FROM (" + plan.sql.text + ")")
         statement.bind(plan.sql.arguments)

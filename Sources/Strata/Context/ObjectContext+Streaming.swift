@@ -7,8 +7,27 @@ extension ObjectContext {
     /// Calls `body` with each object of a fetch, in order, while the rows are read. Every
     /// `streamingPurgeInterval` rows the identity map lets go of objects nobody else holds
     /// (changed objects of a transaction are held by the transaction, so they stay).
+    ///
+    /// Over several storages (an entity in several configurations), the objects are read whole
+    /// first when the fetch is sorted or limited, to merge their order; otherwise each storage is
+    /// streamed in turn.
     func fetchEach<T: StrataObject>(_ chain: FetchChainBuilder<T>, _ body: (T) throws -> Void) throws {
-        let (plan, storage) = try plan(chain)
+        let layout = try entityLayout(T.self)
+        let storages = try core.storages(for: layout.name, configuration: chain.from.configuration)
+        guard storages.count == 1 else {
+            if chain.sortKeys.isEmpty, chain.tweak.limit == nil, chain.tweak.offset == nil {
+                for storage in storages { try fetchEach(chain, from: storage, body) }
+            } else {
+                for object in try fetchAcross(chain, storages) { if let object = object as? T { try body(object) } }
+            }
+            return
+        }
+        try fetchEach(chain, from: storages[0], body)
+    }
+
+    /// `fetchEach` over one storage.
+    private func fetchEach<T: StrataObject>(_ chain: FetchChainBuilder<T>, from storage: StorageHandle, _ body: (T) throws -> Void) throws {
+        let (plan, _) = try plan(chain)
         let connection = try readingConnection(storage, tweak: chain.tweak)
         // A statement of its own, not the cached one: `body` may run the same fetch.
         let statement = try connection.prepare(plan.sql.text)

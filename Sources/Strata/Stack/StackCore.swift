@@ -120,6 +120,15 @@ final class StackCore: Sendable {
         return first
     }
 
+    /// The storages a fetch of `entity` reads: the named configuration's, or every storage that
+    /// holds the entity (CoreStore's `From<T>()` reads them all).
+    func storages(for entity: String, configuration: String?) throws(StrataError) -> [StorageHandle] {
+        if configuration != nil { return [try storage(for: entity, configuration: configuration)] }
+        let candidates = storages.filter { $0.entities.contains(entity) }
+        guard !candidates.isEmpty else { throw .noStorage(entity: entity) }
+        return candidates
+    }
+
     /// Reserves `count` fresh row ids for a table of a storage. Ids are never handed out twice,
     /// even to contexts on different threads; reserved ids a context does not use are skipped.
     func reserveRowIDs(_ table: TableKey, count: Int64) -> Range<Int64> {
