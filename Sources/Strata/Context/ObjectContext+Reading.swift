@@ -8,19 +8,27 @@ extension ObjectContext {
         return layout
     }
 
-    /// The plan and storage of a fetch chain that reads one storage.
-    func plan<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> (FetchPlan, StorageHandle) {
+    /// The entity a fetch reads and the storages it reads it from: the named configuration's, or
+    /// every storage that holds it.
+    func source<T: StrataObject>(of chain: FetchChainBuilder<T>) throws(StrataError) -> (layout: EntityLayout, storages: [StorageHandle]) {
         let layout = try entityLayout(T.self)
-        let storage = try core.storages(for: layout.name, configuration: chain.from.configuration)[0]
+        return (layout, try core.storages(for: layout.name, configuration: chain.from.configuration))
+    }
+
+    /// The SQL of a fetch chain (the same for every storage). `tweak` replaces the chain's; with
+    /// `selectingSortValues` each sort key's value is selected after the columns, for merging.
+    func plan<T: StrataObject>(_ chain: FetchChainBuilder<T>, layout: EntityLayout, tweak: Tweak? = nil,
+                               selectingSortValues: Bool = false) throws(StrataError) -> (plan: FetchPlan, sortKeys: [(sql: String, ascending: Bool)]) {
         var compiler = ExpressionCompiler(core: core, entity: layout)
         var conditions: [SQLFragment] = []
         for condition in chain.conditions { conditions.append(try compiler.compile(condition.expression)) }
-        let order = try compiler.compile(chain.sortKeys)
-        let plan = FetchPlan(entity: layout, core: core, where: conditions, orderBy: order, tweak: chain.tweak, joins: compiler.joins)
+        let sortKeys = try compiler.sortExpressions(chain.sortKeys)
+        let plan = FetchPlan(entity: layout, core: core, where: conditions, orderBy: ExpressionCompiler.orderTerms(sortKeys),
+                             tweak: tweak ?? chain.tweak, joins: compiler.joins, extraColumns: selectingSortValues ? sortKeys.map(\.sql) : [])
         for kind in plan.kinds where !(kind.layout.type is T.Type) {
             throw .invalidQuery("the class of '\(kind.layout.name)' is not a subclass of \(T.self)")
         }
-        return (plan, storage)
+        return (plan, sortKeys)
     }
 
     /// The connection a fetch reads: in a transaction, pending changes are written first unless
@@ -38,16 +46,15 @@ extension ObjectContext {
 
     /// Runs a fetch and returns its objects, reusing registered ones.
     func fetch<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> [T] {
-        let layout = try entityLayout(T.self)
-        let storages = try core.storages(for: layout.name, configuration: chain.from.configuration)
+        let (layout, storages) = try source(of: chain)
         guard storages.count == 1 else {
-            let objects = try fetchAcross(chain, storages)
+            let objects = try fetchAcross(chain, layout: layout, storages)
             for storage in storages { try prefetch(chain, of: objects.filter { $0.key.storage == storage.index }, entity: layout, storage: storage) }
             return unsafeBitCast(objects, to: [T].self)
         }
-        let (plan, storage) = try plan(chain)
-        let objects = try run(plan, storage: storage, tweak: chain.tweak)
-        try prefetch(chain, of: objects, entity: plan.entity, storage: storage)
+        let plan = try plan(chain, layout: layout).plan
+        let objects = try run(plan, storage: storages[0], tweak: chain.tweak)
+        try prefetch(chain, of: objects, entity: layout, storage: storages[0])
         // `plan` checked that every kind of row it can return is a `T`, and arrays of class
         // references share one layout, so the array is reinterpreted rather than copied.
         return unsafeBitCast(objects, to: [T].self)
@@ -105,12 +112,12 @@ extension ObjectContext {
     /// The IDs of a fetch's objects, without creating objects (over several storages, the
     /// objects are read to merge their order).
     func fetchIDs<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> [ObjectID<T>] {
-        let layout = try entityLayout(T.self)
-        let storages = try core.storages(for: layout.name, configuration: chain.from.configuration)
+        let (layout, storages) = try source(of: chain)
         guard storages.count == 1 else {
-            return try fetchAcross(chain, storages).map { ObjectID(key: $0.key, entityName: type(of: $0).entityName) }
+            return try fetchAcross(chain, layout: layout, storages).map { ObjectID(key: $0.key, entityName: type(of: $0).entityName) }
         }
-        let (plan, storage) = try plan(chain)
+        let plan = try plan(chain, layout: layout).plan
+        let storage = storages[0]
         let connection = try readingConnection(storage, tweak: chain.tweak)
         let statement = try connection.cachedStatement(plan.sql.text)
         statement.bind(plan.sql.arguments)
@@ -126,23 +133,19 @@ extension ObjectContext {
 
     /// How many objects a fetch would return.
     func count<T: StrataObject>(_ chain: FetchChainBuilder<T>) throws(StrataError) -> Int {
-        let layout = try entityLayout(T.self)
-        let storages = try core.storages(for: layout.name, configuration: chain.from.configuration)
-        guard storages.count == 1 else {
-            if chain.tweak.limit != nil || chain.tweak.offset != nil { return try fetchAcross(chain, storages).count }
-            var total = 0
-            for storage in storages {
-                total += try count(chain, in: storage)
-            }
-            return total
+        let (layout, storages) = try source(of: chain)
+        if storages.count > 1, chain.tweak.limit != nil || chain.tweak.offset != nil {
+            return try fetchAcross(chain, layout: layout, storages).count
         }
-        return try count(chain, in: storages[0])
+        let plan = try plan(chain, layout: layout).plan
+        var total = 0
+        for storage in storages { total += try count(plan, tweak: chain.tweak, in: storage) }
+        return total
     }
 
-    /// How many objects a fetch would return from one storage.
-    private func count<T: StrataObject>(_ chain: FetchChainBuilder<T>, in storage: StorageHandle) throws(StrataError) -> Int {
-        let (plan, _) = try plan(chain)
-        let connection = try readingConnection(storage, tweak: chain.tweak)
+    /// How many rows a planned fetch finds in one storage.
+    private func count(_ plan: FetchPlan, tweak: Tweak, in storage: StorageHandle) throws(StrataError) -> Int {
+        let connection = try readingConnection(storage, tweak: tweak)
         let statement = try connection.cachedStatement("SELECT count(*) FROM (" + plan.sql.text + ")")
         statement.bind(plan.sql.arguments)
         defer { statement.reset() }

@@ -3,22 +3,13 @@
 /// fetch's order, with SQLite's ordering rules, before the limit and offset apply.
 extension ObjectContext {
     /// The objects of a fetch over several storages, in order.
-    func fetchAcross<T: StrataObject>(_ chain: FetchChainBuilder<T>, _ storages: [StorageHandle]) throws(StrataError) -> [StrataObject] {
-        let layout = try entityLayout(T.self)
-        var compiler = ExpressionCompiler(core: core, entity: layout)
-        var conditions: [SQLFragment] = []
-        for condition in chain.conditions { conditions.append(try compiler.compile(condition.expression)) }
-        let sortKeys = try compiler.sortExpressions(chain.sortKeys)
+    func fetchAcross<T: StrataObject>(_ chain: FetchChainBuilder<T>, layout: EntityLayout,
+                                      _ storages: [StorageHandle]) throws(StrataError) -> [StrataObject] {
         // Each storage returns its first `offset + limit` objects; the merge then skips and cuts.
         var each = chain.tweak
         each.offset = nil
         if let limit = chain.tweak.limit { each.limit = limit + (chain.tweak.offset ?? 0) }
-        let plan = FetchPlan(entity: layout, core: core, where: conditions,
-                             orderBy: sortKeys.map { SQLFragment($0.sql + ($0.ascending ? " ASC" : " DESC")) }, tweak: each,
-                             joins: compiler.joins, extraColumns: sortKeys.map(\.sql))
-        for kind in plan.kinds where !(kind.layout.type is T.Type) {
-            throw .invalidQuery("the class of '\(kind.layout.name)' is not a subclass of \(T.self)")
-        }
+        let (plan, sortKeys) = try plan(chain, layout: layout, tweak: each, selectingSortValues: true)
         var found: [(entry: ListEntry, object: StrataObject)] = []
         for storage in storages {
             let statement = try readingConnection(storage, tweak: chain.tweak).cachedStatement(plan.sql.text)

@@ -12,23 +12,18 @@ extension ObjectContext {
     /// first when the fetch is sorted or limited, to merge their order; otherwise each storage is
     /// streamed in turn.
     func fetchEach<T: StrataObject>(_ chain: FetchChainBuilder<T>, _ body: (T) throws -> Void) throws {
-        let layout = try entityLayout(T.self)
-        let storages = try core.storages(for: layout.name, configuration: chain.from.configuration)
-        guard storages.count == 1 else {
-            if chain.sortKeys.isEmpty, chain.tweak.limit == nil, chain.tweak.offset == nil {
-                for storage in storages { try fetchEach(chain, from: storage, body) }
-            } else {
-                for object in try fetchAcross(chain, storages) { if let object = object as? T { try body(object) } }
-            }
+        let (layout, storages) = try source(of: chain)
+        if storages.count > 1, !chain.sortKeys.isEmpty || chain.tweak.limit != nil || chain.tweak.offset != nil {
+            for object in try fetchAcross(chain, layout: layout, storages) { if let object = object as? T { try body(object) } }
             return
         }
-        try fetchEach(chain, from: storages[0], body)
+        let plan = try plan(chain, layout: layout).plan
+        for storage in storages { try fetchEach(plan, tweak: chain.tweak, from: storage, body) }
     }
 
-    /// `fetchEach` over one storage.
-    private func fetchEach<T: StrataObject>(_ chain: FetchChainBuilder<T>, from storage: StorageHandle, _ body: (T) throws -> Void) throws {
-        let (plan, _) = try plan(chain)
-        let connection = try readingConnection(storage, tweak: chain.tweak)
+    /// `fetchEach` of a planned fetch over one storage.
+    private func fetchEach<T: StrataObject>(_ plan: FetchPlan, tweak: Tweak, from storage: StorageHandle, _ body: (T) throws -> Void) throws {
+        let connection = try readingConnection(storage, tweak: tweak)
         // A statement of its own, not the cached one: `body` may run the same fetch.
         let statement = try connection.prepare(plan.sql.text)
         statement.bind(plan.sql.arguments)

@@ -166,7 +166,12 @@ struct ExpressionCompiler {
 
     /// The SQL of sort keys.
     mutating func compile(_ keys: [OrderBy<some StrataObject>.SortKey]) throws(StrataError) -> [SQLFragment] {
-        try sortExpressions(keys).map { SQLFragment($0.sql + ($0.ascending ? " ASC" : " DESC")) }
+        Self.orderTerms(try sortExpressions(keys))
+    }
+
+    /// The `ORDER BY` terms of sort expressions: each with `ASC` or `DESC`.
+    static func orderTerms(_ keys: [(sql: String, ascending: Bool)]) -> [SQLFragment] {
+        keys.map { SQLFragment($0.sql + ($0.ascending ? " ASC" : " DESC")) }
     }
 
     /// Each sort key's expression (the value SQLite orders by) and direction.

@@ -23,10 +23,9 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
     /// The main context's live object; nil once it was deleted.
     public private(set) var object: T?
     private var subscribers = EventSubscribers<ObjectUpdate>()
-    /// Told the object (nil once deleted) after each change; each returns whether it still listens.
-    private var listeners: [(T?) -> Bool] = []
-    /// Told why the monitor stopped.
-    private var stopListeners: [(StrataError) -> Void] = []
+    /// Snapshot consumers: told the object after each change (nil once deleted), or why the
+    /// monitor stopped; each returns whether it still listens.
+    private var listeners: [(Result<T?, StrataError>) -> Bool] = []
     /// Why the monitor stopped, if it did.
     private var failure: StrataError?
 
@@ -66,11 +65,15 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
             buffer.finish(throwing: failure)
             return buffer
         }
-        stopListeners.append { [weak buffer] error in buffer?.finish(throwing: error) }
-        listeners.append { [weak buffer] object in
+        listeners.append { [weak buffer] news in
             guard let buffer else { return false }
-            buffer.send(object.map(S.init))
-            if object == nil { buffer.finish() }
+            switch news {
+            case .success(let object?): buffer.send(S(object))
+            case .success(nil):
+                buffer.send(nil)
+                buffer.finish()
+            case .failure(let error): buffer.finish(throwing: error)
+            }
             return true
         }
         return buffer
@@ -97,9 +100,8 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
         log(.warning, "an object monitor of \(objectID) stopped: \(error)")
         failure = error
         subscribers.finish(throwing: error)
-        for listener in stopListeners { listener(error) }
+        for listener in listeners { _ = listener(.failure(error)) }
         listeners.removeAll()
-        stopListeners.removeAll()
     }
 
     func observe(_ changes: ObservedChanges, context: ObjectContext) {
@@ -119,12 +121,12 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
             self.object = nil
             subscribers.send(.deleted)
             subscribers.finish()
-            listeners.removeAll { !$0(nil) }
+            listeners.removeAll { !$0(.success(nil)) }
             return
         }
         guard columns != ColumnSet() || !relationships.isEmpty, let layout = object.layout else { return }
         let names = columns.ordinals.compactMap { $0 < layout.columns.count ? layout.columns[$0].property : nil }
         subscribers.send(.updated(changedProperties: relationships.union(names)))
-        listeners.removeAll { !$0(object) }
+        listeners.removeAll { !$0(.success(object)) }
     }
 }

@@ -51,7 +51,7 @@ struct MonitoredFetch {
         let filters = FetchPlan.entityFilter(entity, core: core).map { [$0] + conditions } ?? conditions
         let whereClause = filters.map(\.parenthesized).joined(separator: " AND ")
         var all = filters.isEmpty ? base : base + " WHERE " + whereClause
-        all = all + " ORDER BY " + (sortKeys.map { $0.sql + ($0.ascending ? " ASC" : " DESC") } + [id + " ASC"]).joined(separator: ", ")
+        all = all + " ORDER BY " + (ExpressionCompiler.orderTerms(sortKeys + [(id, true)]).map(\.text)).joined(separator: ", ")
         selectAll = all + FetchPlan.limitClause(chain.tweak)
         selectSome = filters.isEmpty ? base + " WHERE " : base + " WHERE " + whereClause + " AND "
         dependentColumns = compiler.baseColumns
