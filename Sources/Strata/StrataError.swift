@@ -55,6 +55,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case fileSystem(path: String, message: String)
     /// A value of an imported source does not fit the attribute it is imported into.
     case importFailed(entity: String, attribute: String, key: String, reason: String)
+    /// A source cannot become an `ImportPayload`: `source` says where it is in the document
+    /// (`[3]`, `[3].pets[1]`, empty for the top), `key` which key is at fault (nil when the
+    /// source is not an object at all).
+    case invalidImportSource(entity: String, source: String, key: String?, reason: String)
     /// An unsafe transaction changed attributes that another commit changed after the transaction
     /// read them (each entry: `Entity #id (attribute, ...)`, or `(deleted)`), and its merge policy
     /// is `.error`; nothing was saved.
@@ -129,6 +133,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "'\(path)': \(message)"
         case .importFailed(let entity, let attribute, let key, let reason):
             return "cannot import '\(entity).\(attribute)' from key '\(key)': \(reason)"
+        case .invalidImportSource(let entity, let source, let key, let reason):
+            return "cannot import '\(entity)' from " + (source.isEmpty ? "the source" : "source \(source)")
+                + (key.map { ", key '\($0)'" } ?? "") + ": \(reason)"
         case .mergeConflict(let objects):
             return "the commit conflicts with changes committed since these objects were read, so nothing was saved: "
                 + objects.joined(separator: "; ") + "; call refreshAndMergeAllObjects() before changing them, or choose another merge policy"

@@ -128,21 +128,50 @@ extension {{ entity.name }}: {{ entity.plainName }}VirtualAttributes {}
 import Foundation
 import Strata
 {% for importer in importers %}
+
+extension {{ importer.name }} {
+    /// One `{{ importer.plainName }}` source, as its `import:` block maps JSON onto it. It is `Sendable`:
+    /// decode it with `JSONDecoder` on any actor, then pass it to a transaction's `import…` methods.
+    {{ access }}struct ImportPayload: JSONImportPayload {
+        {% for field in importer.fields %}
+        /// {{ field.doc }}
+        {{ access }}var {{ field.name }}: {{ field.type }}
+        {% endfor %}
+
+        /// A payload with the given values.
+        {{ access }}init({{ importer.initParameters }}) {
+            {% for field in importer.fields %}
+            self.{{ field.name }} = {{ field.name }}
+            {% endfor %}
+        }
+
+        /// Decodes a source; throws `StrataError.invalidImportSource` naming the source and the key at fault.
+        {{ access }}init(from decoder: any Decoder) throws {
+            {% if importer.hasFields %}
+            let source = try ImportPayloadReader(decoder, entity: {{ importer.entityLiteral }})
+            {% for field in importer.fields %}
+            self.{{ field.name }} = try source.{{ field.decode }}
+            {% endfor %}
+            {% else %}
+            _ = try ImportPayloadReader(decoder, entity: {{ importer.entityLiteral }})
+            {% endif %}
+        }
+    }
+}
 {% if importer.uniqueIDType %}
 
-/// `{{ importer.plainName }}` imports from JSON as its `import:` block says, uniqued by its `uniqueID`.
+/// `{{ importer.plainName }}` imports its `ImportPayload`, uniqued by its `uniqueID`.
 extension {{ importer.name }}: ImportableUniqueObject {
+    /// Sources are `ImportPayload`s; `[String: Any]` sources convert to them.
+    {{ access }}typealias ImportSource = ImportPayload
+
     {{ access }}static var uniqueIDKeyPath: ReferenceWritableKeyPath<{{ importer.name }}, {{ importer.uniqueIDType }}> { {{ importer.uniqueIDKeyPath }} }
 
-    {{ access }}static func uniqueID(from source: [String: Any], in transaction: BaseDataTransaction) throws -> {{ importer.uniqueIDType }}? {
-        {{ importer.uniqueIDDecode }}
+    {{ access }}static func uniqueID(from source: ImportPayload, in transaction: BaseDataTransaction) throws -> UniqueIDValue? {
+        source.{{ importer.uniqueIDField }}
     }
 
-    {{ access }}func didInsert(from source: [String: Any], in transaction: BaseDataTransaction) throws {
-        try update(from: source, in: transaction)
-    }
-
-    {{ access }}func update(from source: [String: Any], in transaction: BaseDataTransaction) throws {
+    {{ access }}func update(from source: ImportPayload, in transaction: BaseDataTransaction) throws {
         {% for line in importer.statements %}
         {{ line }}
         {% endfor %}
@@ -150,9 +179,12 @@ extension {{ importer.name }}: ImportableUniqueObject {
 }
 {% else %}
 
-/// `{{ importer.plainName }}` imports from JSON as its `import:` block says.
+/// `{{ importer.plainName }}` imports its `ImportPayload`.
 extension {{ importer.name }}: ImportableObject {
-    {{ access }}func didInsert(from source: [String: Any], in transaction: BaseDataTransaction) throws {
+    /// Sources are `ImportPayload`s; `[String: Any]` sources convert to them.
+    {{ access }}typealias ImportSource = ImportPayload
+
+    {{ access }}func didInsert(from source: ImportPayload, in transaction: BaseDataTransaction) throws {
         {% for line in importer.statements %}
         {{ line }}
         {% endfor %}

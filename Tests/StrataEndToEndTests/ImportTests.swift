@@ -14,8 +14,7 @@ struct ImportTests {
                    "items": [{"sku": "W-1", "price": 9.99, "stock": 3, "rank": 2, "views": 10,
                               "picture": "AAEC", "page": "https://example.com/w"}]},
                   {"no": 2, "placed_at": 1714564800, "total": 12.5, "note": "gift", "items": []}]},
-      {"contact": {"email": "bob@example.com"}, "name": "Bob", "vip": false, "balance": 0, "prefs": null, "orders": []},
-      {"name": "No email: skipped"}
+      {"contact": {"email": "bob@example.com"}, "name": "Bob", "vip": false, "balance": 0, "prefs": null, "orders": []}
     ]
     """#.utf8)
 
@@ -58,6 +57,24 @@ struct ImportTests {
         #expect(ann.vip)
     }
 
+    @Test func aSourceWithoutItsRequiredIDIsNamedAndNothingIsKept() async throws {
+        let stack = DataStack(Shop.schemaHistory)
+        try stack.addStorageAndWait(InMemoryStore())
+        let sources = Data(#"[{"contact": {"email": "cy@example.com"}}, {"name": "No email"}]"#.utf8)
+        await #expect(throws: StrataError.invalidImportSource(entity: "Customer", source: "[1]", key: "contact.email",
+                                                              reason: "the key is missing, and 'Customer.email' needs a value")) {
+            try await stack.perform { transaction in
+                let people = try JSONSerialization.jsonObject(with: sources) as? [[String: Any]] ?? []
+                _ = try transaction.importUniqueObjects(Into<Customer>(), sourceArray: people)
+            }
+        }
+        #expect(try stack.fetchCount(From<Customer>()) == 0)
+        #expect(throws: StrataError.invalidImportSource(entity: "Customer", source: "[0]", key: "contact.email",
+                                                        reason: "found null, and 'Customer.email' needs a value")) {
+            try JSONDecoder().decode([Customer.ImportPayload].self, from: Data(#"[{"contact": {"email": null}}]"#.utf8))
+        }
+    }
+
     @Test func manySourcesAreUniquedInChunks() async throws {
         let stack = DataStack(Shop.schemaHistory)
         try stack.addStorageAndWait(InMemoryStore())
@@ -76,8 +93,8 @@ struct ImportTests {
         let stack = DataStack(Shop.schemaHistory)
         try stack.addStorageAndWait(InMemoryStore())
         let bad = Data(#"[{"sku": "A"}, {"sku": "B", "stock": "many"}]"#.utf8)
-        await #expect(throws: StrataError.importFailed(entity: "Product", attribute: "stock", key: "stock",
-                                                       reason: "expected a whole number that fits Int32, found the text \"many\"")) {
+        await #expect(throws: StrataError.invalidImportSource(entity: "Product", source: "[1]", key: "stock",
+                                                              reason: "expected a whole number that fits Int32, found the text \"many\"")) {
             try await stack.perform { transaction in
                 let sources = try JSONSerialization.jsonObject(with: bad) as? [[String: Any]] ?? []
                 _ = try transaction.importUniqueObjects(Into<Product>(), sourceArray: sources)
@@ -86,8 +103,8 @@ struct ImportTests {
         #expect(try stack.fetchCount(From<Product>()) == 0)
         let flags = Data(#"[{"sku": "C", "stock": true}, {"sku": "D", "rank": 1.5}, {"sku": 7}]"#.utf8)
         let expected: [StrataError] = [
-            .importFailed(entity: "Product", attribute: "stock", key: "stock", reason: "expected a whole number that fits Int32, found true"),
-            .importFailed(entity: "Product", attribute: "rank", key: "rank", reason: "expected a whole number that fits Int16, found 1.5"),
+            .invalidImportSource(entity: "Product", source: "[0]", key: "stock", reason: "expected a whole number that fits Int32, found true"),
+            .invalidImportSource(entity: "Product", source: "[0]", key: "rank", reason: "expected a whole number that fits Int16, found 1.5"),
         ]
         for (index, error) in expected.enumerated() {
             await #expect(throws: error) {
@@ -97,7 +114,7 @@ struct ImportTests {
                 }
             }
         }
-        await #expect(throws: StrataError.importFailed(entity: "Product", attribute: "sku", key: "sku", reason: "expected text, found 7")) {
+        await #expect(throws: StrataError.invalidImportSource(entity: "Product", source: "[0]", key: "sku", reason: "expected text, found 7")) {
             try await stack.perform { transaction in
                 let sources = try JSONSerialization.jsonObject(with: flags) as? [[String: Any]] ?? []
                 _ = try transaction.importUniqueObjects(Into<Product>(), sourceArray: [sources[2]])
@@ -125,8 +142,8 @@ struct ImportByIDTests {
                 _ = try transaction.importUniqueObjects(Into<Order>(), sourceArray: [["no": 10, "items": ["S-404"]]])
             }
         }
-        await #expect(throws: StrataError.importFailed(entity: "Order", attribute: "products", key: "items",
-                                                       reason: "expected text IDs of 'Product', found 12")) {
+        await #expect(throws: StrataError.invalidImportSource(entity: "Product", source: "[0].items[0]", key: nil,
+                                                              reason: "expected an object or an ID (text), found 12")) {
             try await stack.perform { transaction in
                 _ = try transaction.importUniqueObjects(Into<Order>(), sourceArray: [["no": 11, "items": [12]]])
             }

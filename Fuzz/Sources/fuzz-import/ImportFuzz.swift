@@ -14,7 +14,8 @@ extension Customer {
 }
 
 /// One input is JSON text: an object is imported as a customer (with nested orders and their
-/// products), an array as products, into an in-memory store of the Shop model. Imports either
+/// products), an array as products, into an in-memory store of the Shop model, once from
+/// `JSONSerialization`'s dictionaries and once from payloads `JSONDecoder` decoded. Imports either
 /// work or throw; nothing may crash or hang.
 enum ImportFuzz {
     static let stack: DataStack = {
@@ -25,7 +26,15 @@ enum ImportFuzz {
     }()
 
     static func run(_ bytes: UnsafeRawBufferPointer) {
-        guard let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else { return }
+        let data = Data(bytes)
+        let customer = try? JSONDecoder().decode(Customer.ImportPayload.self, from: data)
+        let products = try? JSONDecoder().decode([Product.ImportPayload].self, from: data)
+        _ = try? stack.perform(synchronous: { transaction in
+            if let customer { _ = try transaction.importUniqueObject(Into<Customer>(), source: customer) }
+            if let products { _ = try transaction.importUniqueObjects(Into<Product>(), sourceArray: products) }
+            try transaction.cancel()
+        })
+        guard let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return }
         _ = try? stack.perform(synchronous: { transaction in
             if let object = json as? [String: Any] {
                 _ = try transaction.importUniqueObject(Into<Customer>(), source: object)

@@ -5,7 +5,8 @@ extension BaseDataTransaction {
     @usableFromInline static let importChunkSize = 500
 
     /// A new object from a source, or nil when `shouldInsert` declines it.
-    public func importObject<T: ImportableObject>(_ into: Into<T>, source: [String: Any]) throws -> T? {
+    @discardableResult
+    public func importObject<T: ImportableObject>(_ into: Into<T>, source: T.ImportSource) throws -> T? {
         guard T.shouldInsert(from: source, in: self) else { return nil }
         let object = create(into)
         try object.didInsert(from: source, in: self)
@@ -13,97 +14,79 @@ extension BaseDataTransaction {
     }
 
     /// Fills an existing object from a source, as for a new one, unless `shouldInsert` declines it.
-    public func importObject<T: ImportableObject>(_ object: T, source: [String: Any]) throws {
+    public func importObject<T: ImportableObject>(_ object: T, source: T.ImportSource) throws {
         guard T.shouldInsert(from: source, in: self) else { return }
         try object.didInsert(from: source, in: self)
     }
 
     /// Updates an existing object from a source, unless `shouldUpdate` declines it.
-    public func importObject<T: ImportableUniqueObject>(_ object: T, source: [String: Any]) throws {
+    public func importObject<T: ImportableUniqueObject>(_ object: T, source: T.ImportSource) throws {
         guard T.shouldUpdate(from: source, in: self) else { return }
         try object.update(from: source, in: self)
     }
 
     /// New objects from sources, skipping those `shouldInsert` declines.
-    public func importObjects<T: ImportableObject>(_ into: Into<T>, sourceArray: [[String: Any]]) throws -> [T] {
+    @discardableResult
+    public func importObjects<T: ImportableObject>(_ into: Into<T>, sourceArray: [T.ImportSource]) throws -> [T] {
         try sourceArray.compactMap { try importObject(into, source: $0) }
     }
 
     /// The object with the source's unique ID, updated, or a new one; nil when the source has no
     /// ID or the object is declined.
-    public func importUniqueObject<T: ImportableUniqueObject>(_ into: Into<T>, source: [String: Any]) throws -> T? {
-        try importUniqueObjects(into, sourceArray: [source]).first
+    @discardableResult
+    public func importUniqueObject<T: ImportableUniqueObject>(_ into: Into<T>, source: T.ImportSource) throws -> T? {
+        try importUniqueObjectsReporting(into, sourceArray: [source]).objects.first
     }
 
     /// For each unique ID the sources carry, the object with that ID, updated, or a new one, in
     /// the order the IDs first appear. An ID repeated in the array is imported once, from its
     /// last source (as CoreStore does). Sources without an ID, and those `shouldInsert` or
-    /// `shouldUpdate` decline, are skipped.
+    /// `shouldUpdate` decline, are skipped; `importUniqueObjectsReporting` counts them.
+    @inlinable @discardableResult
+    public func importUniqueObjects<T: ImportableUniqueObject>(_ into: Into<T>, sourceArray: [T.ImportSource]) throws -> [T] {
+        try importUniqueObjectsReporting(into, sourceArray: sourceArray).objects
+    }
+
+    /// `importUniqueObjects`, with counts of what happened to the sources.
     // Inlinable so that it is specialised for the app's entity: the ID dictionary and key paths
     // are then concrete, which the per-source loop needs to stay fast (301 -> 266 ms on the
     // benchmarks' import workload).
     @inlinable
-    public func importUniqueObjects<T: ImportableUniqueObject>(_ into: Into<T>, sourceArray: [[String: Any]]) throws -> [T] {
+    public func importUniqueObjectsReporting<T: ImportableUniqueObject>(_ into: Into<T>, sourceArray: [T.ImportSource]) throws -> ImportReport<T> {
+        var report = ImportReport<T>()
         // Each ID once, in first-appearance order, with the index of its last source.
         var order: [T.UniqueIDValue] = []
         var lastSource: [T.UniqueIDValue: Int] = [:]
         order.reserveCapacity(sourceArray.count)
         lastSource.reserveCapacity(sourceArray.count)
         for (index, source) in sourceArray.enumerated() {
-            guard let id = try T.uniqueID(from: source, in: self) else { continue }
-            if lastSource.updateValue(index, forKey: id) == nil { order.append(id) }
+            guard let id = try T.uniqueID(from: source, in: self) else {
+                report.skippedWithoutID += 1
+                continue
+            }
+            if lastSource.updateValue(index, forKey: id) == nil { order.append(id) } else { report.superseded += 1 }
         }
         var existing = try objects(into, withIDs: order)
-        var result: [T] = []
-        result.reserveCapacity(order.count)
+        report.objects.reserveCapacity(order.count)
         for id in order {
             guard let index = lastSource[id] else { continue }
             let source = sourceArray[index]
             if let object = existing[id] {
-                guard T.shouldUpdate(from: source, in: self) else { continue }
+                guard T.shouldUpdate(from: source, in: self) else { report.declined += 1; continue }
                 try object.update(from: source, in: self)
-                result.append(object)
+                report.updated += 1
+                report.objects.append(object)
             } else {
-                guard T.shouldInsert(from: source, in: self) else { continue }
+                guard T.shouldInsert(from: source, in: self) else { report.declined += 1; continue }
                 let object = create(into)
-                object[keyPath: T.uniqueIDKeyPath] = id
+                object[keyPath: T.uniqueIDKeyPath] = T.UniqueIDAttribute(importID: id)
                 try object.didInsert(from: source, in: self)
                 existing[id] = object
-                result.append(object)
+                report.inserted += 1
+                report.objects.append(object)
             }
         }
-        return result
-    }
-
-    /// The objects a relationship key names: nested objects imported through `T`'s importer.
-    public func importRelated<T: ImportableObject>(_ into: Into<T>, _ related: RelatedSources) throws -> [T] {
-        if let id = related.ids.first {
-            throw StrataError.importFailed(entity: related.context.entity, attribute: related.context.relationship, key: related.context.key,
-                                           reason: "found the ID \(ImportValue.describe(id)), but '\(T.entityName)' has no uniqueID to find objects by")
-        }
-        return try importObjects(into, sourceArray: related.objects)
-    }
-
-    /// The objects a relationship key names: nested objects imported (uniqued) through `T`'s
-    /// importer, or the existing objects with the given unique IDs, in the order named.
-    public func importRelated<T: ImportableUniqueObject>(_ into: Into<T>, _ related: RelatedSources) throws -> [T] {
-        guard !related.ids.isEmpty else { return try importUniqueObjects(into, sourceArray: related.objects) }
-        var ids: [T.UniqueIDValue] = []
-        for raw in related.ids {
-            guard let id = T.UniqueIDValue(importValue: raw) else {
-                throw StrataError.importFailed(entity: related.context.entity, attribute: related.context.relationship, key: related.context.key,
-                                               reason: "expected \(T.UniqueIDValue.importDescription) IDs of '\(T.entityName)', found \(ImportValue.describe(raw))")
-            }
-            ids.append(id)
-        }
-        let found = try objects(into, withIDs: ids)
-        return try ids.map { id in
-            guard let object = found[id] else {
-                throw StrataError.importFailed(entity: related.context.entity, attribute: related.context.relationship, key: related.context.key,
-                                               reason: "no '\(T.entityName)' has the ID \(id)")
-            }
-            return object
-        }
+        return report
     }
 
     /// The stored objects with the given unique IDs, by ID, looked up with one query per
@@ -114,12 +97,56 @@ extension BaseDataTransaction {
         let distinct = Array(Set(ids))
         var start = 0
         while start < distinct.count {
-            let chunk = Array(distinct[start..<min(start + Self.importChunkSize, distinct.count)])
-            for object in try fetchAll(From<T>(into.configuration).where(T.uniqueIDKeyPath ~= chunk)) {
-                found[object[keyPath: T.uniqueIDKeyPath]] = object
+            let chunk = distinct[start..<min(start + Self.importChunkSize, distinct.count)]
+            for object in try fetchAll(From<T>(into.configuration).where(Where<T>.uniqueIDs(T.uniqueIDKeyPath, in: chunk))) {
+                if let id = object[keyPath: T.uniqueIDKeyPath].importID { found[id] = object }
             }
             start += Self.importChunkSize
         }
         return found
+    }
+
+    /// The objects a relationship's payload names: nested payloads imported (uniqued) through
+    /// `T`'s importer, or the existing objects with the given IDs, in the order named; an ID no
+    /// object has is an error naming the entity, relationship and key.
+    public func importRelated<T: ImportableUniqueObject>(_ into: Into<T>, _ related: ImportRelation<T.ImportSource, T.UniqueIDValue>,
+                                                        entity: String, relationship: String, key: String) throws -> [T] {
+        switch related {
+        case .objects(let sources): return try importUniqueObjects(into, sourceArray: sources)
+        case .ids(let ids): return try existingObjects(into, withIDs: ids, context: (entity, relationship, key))
+        }
+    }
+
+    /// The objects a relationship's payload names: nested payloads imported through `T`'s importer.
+    public func importRelated<T: ImportableObject>(_ into: Into<T>, _ related: ImportRelation<T.ImportSource, Never>,
+                                                  entity: String, relationship: String, key: String) throws -> [T] {
+        switch related {
+        case .objects(let sources): return try importObjects(into, sourceArray: sources)
+        case .ids: return []  // an array of `Never` is always empty
+        }
+    }
+
+    /// The existing objects with the given IDs, in that order; an unknown ID is an error.
+    func existingObjects<T: ImportableUniqueObject>(_ into: Into<T>, withIDs ids: [T.UniqueIDValue],
+                                                    context: (entity: String, relationship: String, key: String)) throws -> [T] {
+        let found = try objects(into, withIDs: ids)
+        return try ids.map { id in
+            guard let object = found[id] else {
+                throw StrataError.importFailed(entity: context.entity, attribute: context.relationship, key: context.key,
+                                               reason: "no '\(T.entityName)' has the ID \(id)")
+            }
+            return object
+        }
+    }
+}
+
+extension Where {
+    /// The objects whose unique attribute holds one of `ids`.
+    @usableFromInline
+    static func uniqueIDs<S: ImportUniqueIDStorage>(_ keyPath: KeyPath<T, S>, in ids: ArraySlice<S.ID>) -> Where<T> {
+        switch path(keyPath) {
+        case .name(let name): return Where(.contained(path: name, values: ids.map(\.sqlValue), style: S.ID.comparison))
+        case .invalid(let invalid): return Where(invalid)
+        }
     }
 }

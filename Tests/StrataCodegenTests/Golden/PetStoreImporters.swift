@@ -2,34 +2,112 @@
 import Foundation
 import Strata
 
-/// `Dog` imports from JSON as its `import:` block says.
-extension Dog: ImportableObject {
-    public func didInsert(from source: [String: Any], in transaction: BaseDataTransaction) throws {
-        if let value = try ImportValue.decode(String.self, source, "nickname", entity: "Dog", attribute: "nickname") { nickname = value }
-        if let value = try ImportValue.decode(String.self, source, "species", entity: "Dog", attribute: "species") { species = value }
-        if let value = try ImportValue.decode(Double.self, source, "weight", entity: "Dog", attribute: "weight") { weight = value }
-        if let value = try ImportValue.decode(Int.self, source, "age", entity: "Dog", attribute: "years") { years = value }
+extension Dog {
+    /// One `Dog` source, as its `import:` block maps JSON onto it. It is `Sendable`:
+    /// decode it with `JSONDecoder` on any actor, then pass it to a transaction's `import…` methods.
+    public struct ImportPayload: JSONImportPayload {
+        /// `nickname`, from the key "nickname": nil (absent or null) leaves it as it is.
+        public var nickname: String?
+        /// `species`, from the key "species": nil (absent or null) leaves it as it is.
+        public var species: String?
+        /// `weight`, from the key "weight": nil (absent or null) leaves it as it is.
+        public var weight: Double?
+        /// `years`, from the key "age": nil (absent or null) leaves it as it is.
+        public var years: Int?
+
+        /// A payload with the given values.
+        public init(nickname: String? = nil, species: String? = nil, weight: Double? = nil, years: Int? = nil) {
+            self.nickname = nickname
+            self.species = species
+            self.weight = weight
+            self.years = years
+        }
+
+        /// Decodes a source; throws `StrataError.invalidImportSource` naming the source and the key at fault.
+        public init(from decoder: any Decoder) throws {
+            let source = try ImportPayloadReader(decoder, entity: "Dog")
+            self.nickname = try source.value(String.self, "nickname", attribute: "nickname")
+            self.species = try source.value(String.self, "species", attribute: "species")
+            self.weight = try source.value(Double.self, "weight", attribute: "weight")
+            self.years = try source.value(Int.self, "age", attribute: "years")
+        }
     }
 }
 
-/// `Person` imports from JSON as its `import:` block says, uniqued by its `uniqueID`.
+/// `Dog` imports its `ImportPayload`.
+extension Dog: ImportableObject {
+    /// Sources are `ImportPayload`s; `[String: Any]` sources convert to them.
+    public typealias ImportSource = ImportPayload
+
+    public func didInsert(from source: ImportPayload, in transaction: BaseDataTransaction) throws {
+        if let value = source.nickname { self.nickname = value }
+        if let value = source.species { self.species = value }
+        if let value = source.weight { self.weight = value }
+        if let value = source.years { self.years = value }
+    }
+}
+
+extension Person {
+    /// One `Person` source, as its `import:` block maps JSON onto it. It is `Sendable`:
+    /// decode it with `JSONDecoder` on any actor, then pass it to a transaction's `import…` methods.
+    public struct ImportPayload: JSONImportPayload {
+        /// The unique ID, from the key "id"; a source must have it.
+        public var personID: Int64
+        /// `name`, from the key "full_name": nil (absent or null) leaves it as it is.
+        public var name: String?
+        /// `displayName`, from the key "display_name": nil (absent or null) leaves it as it is.
+        public var displayName: String?
+        /// `balance`, from the key "balance": nil (absent or null) leaves it as it is.
+        public var balance: Decimal?
+        /// `website`, from the key "homepage": absent leaves it as it is, null clears it.
+        public var website: ImportField<URL>
+        /// `settings`, from the key "settings": absent leaves it as it is, null clears it.
+        public var settings: ImportField<PersonSettings>
+        /// `pets`, from the key "pets": nested `Dog` sources; nil (absent) leaves it as it is, null empties it.
+        public var pets: ImportRelation<Dog.ImportPayload, Never>?
+
+        /// A payload with the given values.
+        public init(personID: Int64, name: String? = nil, displayName: String? = nil, balance: Decimal? = nil, website: ImportField<URL> = .absent, settings: ImportField<PersonSettings> = .absent, pets: ImportRelation<Dog.ImportPayload, Never>? = nil) {
+            self.personID = personID
+            self.name = name
+            self.displayName = displayName
+            self.balance = balance
+            self.website = website
+            self.settings = settings
+            self.pets = pets
+        }
+
+        /// Decodes a source; throws `StrataError.invalidImportSource` naming the source and the key at fault.
+        public init(from decoder: any Decoder) throws {
+            let source = try ImportPayloadReader(decoder, entity: "Person")
+            self.personID = try source.required(Int64.self, "id", attribute: "personID")
+            self.name = try source.value(String.self, "full_name", attribute: "name")
+            self.displayName = try source.value(String.self, "display_name", attribute: "displayName")
+            self.balance = try source.value(Decimal.self, "balance", attribute: "balance")
+            self.website = try source.field(URL.self, "homepage", attribute: "website")
+            self.settings = try source.codableField(PersonSettings.self, "settings", attribute: "settings")
+            self.pets = try source.relation(ImportRelation<Dog.ImportPayload, Never>.self, "pets", relationship: "pets")
+        }
+    }
+}
+
+/// `Person` imports its `ImportPayload`, uniqued by its `uniqueID`.
 extension Person: ImportableUniqueObject {
+    /// Sources are `ImportPayload`s; `[String: Any]` sources convert to them.
+    public typealias ImportSource = ImportPayload
+
     public static var uniqueIDKeyPath: ReferenceWritableKeyPath<Person, Int64> { \.personID }
 
-    public static func uniqueID(from source: [String: Any], in transaction: BaseDataTransaction) throws -> Int64? {
-        try ImportValue.decode(Int64.self, source, "id", entity: "Person", attribute: "personID")
+    public static func uniqueID(from source: ImportPayload, in transaction: BaseDataTransaction) throws -> UniqueIDValue? {
+        source.personID
     }
 
-    public func didInsert(from source: [String: Any], in transaction: BaseDataTransaction) throws {
-        try update(from: source, in: transaction)
-    }
-
-    public func update(from source: [String: Any], in transaction: BaseDataTransaction) throws {
-        if let value = try ImportValue.decode(String.self, source, "full_name", entity: "Person", attribute: "name") { name = value }
-        if let value = try ImportValue.decode(String.self, source, "display_name", entity: "Person", attribute: "displayName") { displayName = value }
-        if let value = try ImportValue.decode(Decimal.self, source, "balance", entity: "Person", attribute: "balance") { balance = value }
-        if ImportValue.isNull(source, "homepage") { website = nil } else if let value = try ImportValue.decode(URL.self, source, "homepage", entity: "Person", attribute: "website") { website = value }
-        if ImportValue.isNull(source, "settings") { settings = nil } else if let value = try ImportValue.decodeCodable(PersonSettings.self, source, "settings", entity: "Person", attribute: "settings") { settings = value }
-        if let related = try ImportValue.related(source, "pets", entity: "Person", relationship: "pets") { pets = Set(try transaction.importRelated(Into<Dog>(), related)) }
+    public func update(from source: ImportPayload, in transaction: BaseDataTransaction) throws {
+        if let value = source.name { self.name = value }
+        if let value = source.displayName { self.displayName = value }
+        if let value = source.balance { self.balance = value }
+        if let value = source.website.replacement { self.website = value }
+        if let value = source.settings.replacement { self.settings = value }
+        if let related = source.pets { self.pets = Set(try transaction.importRelated(Into<Dog>(), related, entity: "Person", relationship: "pets", key: "pets")) }
     }
 }
