@@ -57,11 +57,11 @@ struct GRDBContender: Contender {
     }
 
     /// Fetches each source's record by code, then updates it or inserts a new one.
-    func importUnique(_ sources: [[String: Any]], path: String) throws -> Checksum {
-        try pool(path).write { db in
+    func importUnique(_ json: Data, path: String) throws -> Checksum {
+        let sources = ImportSources.Values.decode(json)
+        return try pool(path).write { db in
             var checksum = Checksum()
-            for source in sources {
-                let values = ImportSources.Values(source)
+            for values in sources {
                 if var record = try ItemRecord.filter(ItemRecord.Columns.code == values.code).fetchOne(db) {
                     record.name = values.name
                     record.score = values.score

@@ -61,7 +61,8 @@ struct RawContender: Contender {
     }
 
     /// Looks each source's code up, then updates the row it finds or inserts a new one.
-    func importUnique(_ sources: [[String: Any]], path: String) throws -> Checksum {
+    func importUnique(_ json: Data, path: String) throws -> Checksum {
+        let sources = ImportSources.Values.decode(json)
         let database = RawDatabase(path: path)
         database.exec("BEGIN IMMEDIATE")
         let lookup = database.prepare("SELECT \"strata_id\" FROM \"Item\" WHERE \"code\" = ?")
@@ -76,8 +77,7 @@ struct RawContender: Contender {
             return sqlite3_column_int64(maximum, 0) + 1
         }()
         var checksum = Checksum()
-        for source in sources {
-            let values = ImportSources.Values(source)
+        for values in sources {
             sqlite3_reset(lookup)
             sqlite3_bind_int64(lookup, 1, values.code)
             let found = sqlite3_step(lookup) == SQLITE_ROW ? sqlite3_column_int64(lookup, 0) : nil

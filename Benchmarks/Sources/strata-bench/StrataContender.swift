@@ -32,7 +32,8 @@ struct StrataContender: Contender {
         }
     }
 
-    func importUnique(_ sources: [[String: Any]], path: String) throws -> Checksum {
+    func importUnique(_ json: Data, path: String) throws -> Checksum {
+        let sources = try JSONDecoder().decode([Item.ImportPayload].self, from: json)
         let stack = try stack(path)
         return try stack.perform(synchronous: { transaction in
             var checksum = Checksum()

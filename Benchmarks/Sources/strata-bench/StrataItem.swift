@@ -61,22 +61,40 @@ enum Bench {
     static let schemaHistory = SchemaHistory(model: "Bench", versions: [v1], migrationChain: ["V1"], current: "V1", entityTypes: [Item.self])
 }
 
-/// The importer the generator emits for `import: {uniqueID: code}` with every attribute mapped by name.
+extension Item {
+    /// The payload the generator emits for `import: {uniqueID: code}` with every attribute mapped by name.
+    struct ImportPayload: JSONImportPayload {
+        var code: Int64
+        var name: String?
+        var score: Double?
+        var category: Int64?
+        var createdAt: Date?
+
+        init(from decoder: any Decoder) throws {
+            let source = try ImportPayloadReader(decoder, entity: "Item")
+            self.code = try source.required(Int64.self, "code", attribute: "code")
+            self.name = try source.value(String.self, "name", attribute: "name")
+            self.score = try source.value(Double.self, "score", attribute: "score")
+            self.category = try source.value(Int64.self, "category", attribute: "category")
+            self.createdAt = try source.value(Date.self, "createdAt", attribute: "createdAt")
+        }
+    }
+}
+
+/// The importer the generator emits for the payload.
 extension Item: ImportableUniqueObject {
+    typealias ImportSource = ImportPayload
+
     static var uniqueIDKeyPath: ReferenceWritableKeyPath<Item, Int64> { \.code }
 
-    static func uniqueID(from source: [String: Any], in transaction: BaseDataTransaction) throws -> Int64? {
-        try ImportValue.decode(Int64.self, source, "code", entity: "Item", attribute: "code")
+    static func uniqueID(from source: ImportPayload, in transaction: BaseDataTransaction) throws -> UniqueIDValue? {
+        source.code
     }
 
-    func didInsert(from source: [String: Any], in transaction: BaseDataTransaction) throws {
-        try update(from: source, in: transaction)
-    }
-
-    func update(from source: [String: Any], in transaction: BaseDataTransaction) throws {
-        if let value = try ImportValue.decode(String.self, source, "name", entity: "Item", attribute: "name") { name = value }
-        if let value = try ImportValue.decode(Double.self, source, "score", entity: "Item", attribute: "score") { score = value }
-        if let value = try ImportValue.decode(Int64.self, source, "category", entity: "Item", attribute: "category") { category = value }
-        if let value = try ImportValue.decode(Date.self, source, "createdAt", entity: "Item", attribute: "createdAt") { createdAt = value }
+    func update(from source: ImportPayload, in transaction: BaseDataTransaction) throws {
+        if let value = source.name { self.name = value }
+        if let value = source.score { self.score = value }
+        if let value = source.category { self.category = value }
+        if let value = source.createdAt { self.createdAt = value }
     }
 }

@@ -4,9 +4,9 @@ import Foundation
 protocol Contender: Sendable {
     var name: String { get }
     func insert(_ rows: [Row], path: String) async throws -> Checksum
-    /// Imports `ImportSources` into a database holding `ImportSources.prefill`; `rows` of the
-    /// result is the table's row count afterwards.
-    func importUnique(_ sources: [[String: Any]], path: String) throws -> Checksum
+    /// Decodes a JSON document of sources and imports them into a database holding the workload's
+    /// prefill; `rows` of the result is the table's row count afterwards.
+    func importUnique(_ json: Data, path: String) throws -> Checksum
     func fetchAll(path: String) async throws -> Checksum
     func smallQueries(path: String) async throws -> Checksum
     func aggregate(path: String) async throws -> Checksum
@@ -15,7 +15,7 @@ protocol Contender: Sendable {
 /// `STRATA_BENCH_CONTENDERS=strata,raw` limits the run (for profiling one contender).
 let selected = ProcessInfo.processInfo.environment["STRATA_BENCH_CONTENDERS"].map { Set($0.split(separator: ",").map(String.init)) }
 let contenders: [any Contender] = [StrataContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
-let allWorkloads = ["insert", "import", "fetch", "small-queries", "aggregate"] + MigrationBench.workloads + [StreamBench.workload]
+let allWorkloads = ["insert"] + ImportSources.workloads + ["fetch", "small-queries", "aggregate"] + MigrationBench.workloads + [StreamBench.workload]
     + MonitorBench.workloads
 let arguments = Array(CommandLine.arguments.dropFirst())
 let workloads = arguments.isEmpty ? allWorkloads : arguments
@@ -127,22 +127,22 @@ for workload in workloads where !MigrationBench.workloads.contains(workload) && 
     && !MonitorBench.workloads.contains(workload) {
     var timings: [String: [Double]] = [:]
     var checksums: [String: Checksum] = [:]
+    var importJSON: Data?
     // Interleave contenders round by round so machine noise hits all of them alike.
     for _ in 0..<rounds {
         for contender in contenders {
-            // The import's starting database and sources are made before the clock starts.
+            // The import's starting database and JSON document are made before the clock starts.
             var importPath = ""
-            var sources: [[String: Any]] = []
-            if workload == "import" {
-                importPath = Scratch.path("\(contender.name)-import")
-                _ = try await contender.insert(ImportSources.prefill, path: importPath)
-                sources = ImportSources.make()
+            if let imports = ImportSources.named(workload) {
+                importPath = Scratch.path("\(contender.name)-\(workload)")
+                _ = try await contender.insert(imports.prefill, path: importPath)
+                if importJSON == nil { importJSON = imports.json() }
             }
             let start = ContinuousClock.now
             let checksum: Checksum
             switch workload {
             case "insert": checksum = try await contender.insert(Row.all, path: Scratch.path(contender.name))
-            case "import": checksum = try contender.importUnique(sources, path: importPath)
+            case "import", "import-150k": checksum = try contender.importUnique(importJSON!, path: importPath)
             case "fetch": checksum = try await contender.fetchAll(path: prepared[contender.name]!)
             case "small-queries": checksum = try await contender.smallQueries(path: prepared[contender.name]!)
             default: checksum = try await contender.aggregate(path: prepared[contender.name]!)

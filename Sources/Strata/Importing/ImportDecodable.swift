@@ -4,82 +4,148 @@ import Foundation
 /// `ImportConvertible` (dates from ISO 8601 text or seconds since 1970, `Decimal` from numbers or
 /// text, `Data` from base64, `UUID` and `URL` from text), whatever strategies the `JSONDecoder`
 /// was given.
-public protocol ImportDecodable: Sendable, Hashable {
-    /// The value at the container, or nil when what is there does not fit.
-    static func importDecode(from container: any SingleValueDecodingContainer) -> Self?
-
-    /// What fits, for error messages: "a whole number".
-    static var importDescription: String { get }
+public protocol ImportDecodable: ImportConvertible, Sendable, Hashable {
+    /// The value the source holds, or nil when what is there does not fit.
+    static func importDecode<Source: ImportScalarSource>(from source: Source) -> Self?
 }
 
-extension ImportDecodable where Self: ImportConvertible & Decodable {
-    /// The value decoded as itself; a `[String: Any]` source's value converted as
-    /// `ImportConvertible` converts it.
-    public static func importDecode(from container: any SingleValueDecodingContainer) -> Self? {
-        if let raw = container as? JSONObjectDecoder.Value { return raw.convert(to: Self.self) }
-        return try? container.decode(Self.self)
+/// One JSON value being decoded: a single-value container, or a key of a keyed one. The scalar
+/// types have their own requirements so that each reaches the decoder's fast path for it.
+public protocol ImportScalarSource {
+    /// The value as a `Bool`.
+    func decode(_ type: Bool.Type) throws -> Bool
+    /// The value as a `String`.
+    func decode(_ type: String.Type) throws -> String
+    /// The value as a `Double`.
+    func decode(_ type: Double.Type) throws -> Double
+    /// The value as a `Float`.
+    func decode(_ type: Float.Type) throws -> Float
+    /// The value as an `Int`.
+    func decode(_ type: Int.Type) throws -> Int
+    /// The value as an `Int16`.
+    func decode(_ type: Int16.Type) throws -> Int16
+    /// The value as an `Int32`.
+    func decode(_ type: Int32.Type) throws -> Int32
+    /// The value as an `Int64`.
+    func decode(_ type: Int64.Type) throws -> Int64
+    /// The value as any `Decodable`.
+    func decode<T: Decodable>(_ type: T.Type) throws -> T
+}
+
+/// The value of a single-value container.
+struct SingleValueScalar: ImportScalarSource {
+    let container: any SingleValueDecodingContainer
+    func decode(_ type: Bool.Type) throws -> Bool { try container.decode(type) }
+    func decode(_ type: String.Type) throws -> String { try container.decode(type) }
+    func decode(_ type: Double.Type) throws -> Double { try container.decode(type) }
+    func decode(_ type: Float.Type) throws -> Float { try container.decode(type) }
+    func decode(_ type: Int.Type) throws -> Int { try container.decode(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try container.decode(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try container.decode(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try container.decode(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try container.decode(type) }
+}
+
+/// The value at one key of a keyed container.
+@usableFromInline
+struct KeyedScalar<Key: CodingKey>: ImportScalarSource {
+    @usableFromInline let container: KeyedDecodingContainer<Key>
+    @usableFromInline let key: Key
+    @inlinable init(container: KeyedDecodingContainer<Key>, key: Key) {
+        self.container = container
+        self.key = key
     }
+    @inlinable func decode(_ type: Bool.Type) throws -> Bool { try container.decode(type, forKey: key) }
+    @inlinable func decode(_ type: String.Type) throws -> String { try container.decode(type, forKey: key) }
+    @inlinable func decode(_ type: Double.Type) throws -> Double { try container.decode(type, forKey: key) }
+    @inlinable func decode(_ type: Float.Type) throws -> Float { try container.decode(type, forKey: key) }
+    @inlinable func decode(_ type: Int.Type) throws -> Int { try container.decode(type, forKey: key) }
+    @inlinable func decode(_ type: Int16.Type) throws -> Int16 { try container.decode(type, forKey: key) }
+    @inlinable func decode(_ type: Int32.Type) throws -> Int32 { try container.decode(type, forKey: key) }
+    @inlinable func decode(_ type: Int64.Type) throws -> Int64 { try container.decode(type, forKey: key) }
+    @inlinable func decode<T: Decodable>(_ type: T.Type) throws -> T { try container.decode(type, forKey: key) }
 }
 
-extension String: ImportDecodable {}
-extension Bool: ImportDecodable {}
-extension Int: ImportDecodable {}
-extension Int16: ImportDecodable {}
-extension Int32: ImportDecodable {}
-extension Int64: ImportDecodable {}
-extension Double: ImportDecodable {}
-extension Float: ImportDecodable {}
+extension String: ImportDecodable {
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> String? { try? source.decode(String.self) }
+}
+
+extension Bool: ImportDecodable {
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Bool? { try? source.decode(Bool.self) }
+}
+
+extension Int: ImportDecodable {
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int? { try? source.decode(Int.self) }
+}
+
+extension Int16: ImportDecodable {
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int16? { try? source.decode(Int16.self) }
+}
+
+extension Int32: ImportDecodable {
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int32? { try? source.decode(Int32.self) }
+}
+
+extension Int64: ImportDecodable {
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int64? { try? source.decode(Int64.self) }
+}
+
+extension Double: ImportDecodable {
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Double? { try? source.decode(Double.self) }
+}
+
+extension Float: ImportDecodable {
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Float? { try? source.decode(Float.self) }
+}
 
 extension Decimal: ImportDecodable {
-    /// A JSON number, or decimal text.
-    public static func importDecode(from container: any SingleValueDecodingContainer) -> Decimal? {
-        if let raw = container as? JSONObjectDecoder.Value { return raw.convert(to: Decimal.self) }
-        if let text = try? container.decode(String.self) { return Decimal(importValue: text) }
-        return try? container.decode(Decimal.self)
+    /// Decimal text, or a JSON number.
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Decimal? {
+        if let text = try? source.decode(String.self) { return Decimal(importValue: text) }
+        return try? source.decode(Decimal.self)
     }
 }
 
 extension Date: ImportDecodable {
     /// Seconds since 1970, or ISO 8601 text.
-    public static func importDecode(from container: any SingleValueDecodingContainer) -> Date? {
-        if let raw = container as? JSONObjectDecoder.Value { return raw.convert(to: Date.self) }
-        if let seconds = try? container.decode(Double.self) { return Date(timeIntervalSince1970: seconds) }
-        guard let text = try? container.decode(String.self) else { return nil }
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Date? {
+        if let seconds = try? source.decode(Double.self) { return Date(timeIntervalSince1970: seconds) }
+        guard let text = try? source.decode(String.self) else { return nil }
         return Date(importValue: text)
     }
 }
 
 extension UUID: ImportDecodable {
     /// UUID text.
-    public static func importDecode(from container: any SingleValueDecodingContainer) -> UUID? {
-        if let raw = container as? JSONObjectDecoder.Value { return raw.convert(to: UUID.self) }
-        guard let text = try? container.decode(String.self) else { return nil }
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> UUID? {
+        guard let text = try? source.decode(String.self) else { return nil }
         return UUID(uuidString: text)
     }
 }
 
 extension URL: ImportDecodable {
     /// URL text.
-    public static func importDecode(from container: any SingleValueDecodingContainer) -> URL? {
-        if let raw = container as? JSONObjectDecoder.Value { return raw.convert(to: URL.self) }
-        guard let text = try? container.decode(String.self) else { return nil }
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> URL? {
+        guard let text = try? source.decode(String.self) else { return nil }
         return URL(string: text)
     }
 }
 
 extension Data: ImportDecodable {
     /// Base64 text.
-    public static func importDecode(from container: any SingleValueDecodingContainer) -> Data? {
-        if let raw = container as? JSONObjectDecoder.Value { return raw.convert(to: Data.self) }
-        guard let text = try? container.decode(String.self) else { return nil }
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Data? {
+        guard let text = try? source.decode(String.self) else { return nil }
         return Data(base64Encoded: text)
     }
 }
 
 extension Never: ImportDecodable {
-    /// Nothing decodes as `Never`: the ID type of an entity without a unique ID.
-    public static func importDecode(from container: any SingleValueDecodingContainer) -> Never? { nil }
+    /// Nothing converts to `Never`: the ID type of an entity without a unique ID.
+    public init?(importValue raw: Any) { return nil }
 
     /// Never fits.
     public static var importDescription: String { "nothing" }
+
+    /// Nothing decodes as `Never`.
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Never? { nil }
 }

@@ -5,16 +5,32 @@ import Foundation
 /// that does not fit throws `invalidImportSource` naming the entity, where the source is (`[3]`,
 /// `[3].pets[1]`) and the key.
 public struct ImportPayloadReader {
-    private let root: KeyedDecodingContainer<NameKey>
-    private let entity: String
-    private let source: String
+    /// Where the keys are read from: a dictionary (a `[String: Any]` source, read directly), or
+    /// a decoder's keyed container.
+    @usableFromInline
+    enum Storage {
+        case object([String: Any], codingPath: [any CodingKey])
+        case container(KeyedDecodingContainer<NameKey>)
+    }
+
+    @usableFromInline let storage: Storage
+    @usableFromInline let entity: String
+    @usableFromInline let source: String
 
     /// A reader of the object a decoder holds, for `entity`.
     public init(_ decoder: any Decoder, entity: String) throws {
         self.entity = entity
         source = Self.describe(path: decoder.codingPath)
+        if let objectDecoder = decoder as? JSONObjectDecoder {
+            guard let object = objectDecoder.value as? [String: Any] else {
+                throw StrataError.invalidImportSource(entity: entity, source: source, key: nil,
+                                                      reason: "expected an object, found \(ImportValue.describe(objectDecoder.value))")
+            }
+            storage = .object(object, codingPath: decoder.codingPath)
+            return
+        }
         do {
-            root = try decoder.container(keyedBy: NameKey.self)
+            storage = .container(try decoder.container(keyedBy: NameKey.self))
         } catch {
             throw StrataError.invalidImportSource(entity: entity, source: source, key: nil,
                                                   reason: "expected an object, found \(Self.describe(decoder))")
@@ -22,54 +38,53 @@ public struct ImportPayloadReader {
     }
 
     /// The value at a key the source must have: an ID that identifies the object.
+    @inlinable
     public func required<V: ImportDecodable>(_ type: V.Type, _ keyPath: String, attribute: String) throws -> V {
-        switch try lookup(keyPath) {
+        switch try scalar(V.self, keyPath) {
         case .absent: throw failure(keyPath, "the key is missing, and '\(entity).\(attribute)' needs a value")
         case .null: throw failure(keyPath, "found null, and '\(entity).\(attribute)' needs a value")
-        case .value(let container, let key): return try decode(V.self, container, key, keyPath)
+        case .value(let value): return value
         }
     }
 
     /// The value at a key; nil when the key is absent or null (the attribute is left as it is).
+    @inlinable
     public func value<V: ImportDecodable>(_ type: V.Type, _ keyPath: String, attribute: String) throws -> V? {
-        guard case .value(let container, let key) = try lookup(keyPath) else { return nil }
-        return try decode(V.self, container, key, keyPath)
+        guard case .value(let value) = try scalar(V.self, keyPath) else { return nil }
+        return value
     }
 
     /// What the source holds at a key for an optional attribute: absent, null or a value.
+    @inlinable
     public func field<V: ImportDecodable>(_ type: V.Type, _ keyPath: String, attribute: String) throws -> ImportField<V> {
-        switch try lookup(keyPath) {
-        case .absent: return .absent
-        case .null: return .null
-        case .value(let container, let key): return .value(try decode(V.self, container, key, keyPath))
-        }
+        try scalar(V.self, keyPath)
     }
 
     /// A `Codable` attribute's value at a key, decoded as its type decodes; nil when absent or null.
     public func codable<V: Decodable>(_ type: V.Type, _ keyPath: String, attribute: String) throws -> V? {
-        guard case .value(let container, let key) = try lookup(keyPath) else { return nil }
-        return try decodeCodable(V.self, container, key, keyPath)
+        guard case .value(let decoder) = try nested(keyPath) else { return nil }
+        return try decodeCodable(V.self, decoder, keyPath)
     }
 
     /// A `Codable` optional attribute's value at a key: absent, null or a value.
     public func codableField<V: Decodable & Sendable & Hashable>(_ type: V.Type, _ keyPath: String, attribute: String) throws -> ImportField<V> {
-        switch try lookup(keyPath) {
+        switch try nested(keyPath) {
         case .absent: return .absent
         case .null: return .null
-        case .value(let container, let key): return .value(try decodeCodable(V.self, container, key, keyPath))
+        case .value(let decoder): return .value(try decodeCodable(V.self, decoder, keyPath))
         }
     }
 
     /// The related sources at a relationship's key: nested objects or IDs (one or an array each);
     /// nil when the key is absent, `.objects([])` for null.
     public func relation<P: Decodable & Sendable & Hashable, ID: ImportDecodable>(_ type: ImportRelation<P, ID>.Type, _ keyPath: String,
-                                                           relationship: String) throws -> ImportRelation<P, ID>? {
-        switch try lookup(keyPath) {
+                                                                                 relationship: String) throws -> ImportRelation<P, ID>? {
+        switch try nested(keyPath) {
         case .absent: return nil
         case .null: return .objects([])
-        case .value(let container, let key):
+        case .value(let decoder):
             do {
-                return try container.decode(RelationBox<P, ID>.self, forKey: key).relation
+                return try RelationBox<P, ID>(from: decoder).relation
             } catch let mismatch as RelationBox<P, ID>.Mixed {
                 throw failure(keyPath, mismatch.reason)
             }
@@ -78,45 +93,79 @@ public struct ImportPayloadReader {
 
     // MARK: Lookup
 
-    private enum Lookup {
-        case absent
-        case null
-        case value(KeyedDecodingContainer<NameKey>, NameKey)
+    /// The scalar at a dotted key path. A key on the way that is missing or not an object makes it absent.
+    // Inlinable, with what it calls, so that it is specialised for each attribute type in the
+    // generated payload: generic, it cost a metadata lookup and a boxed value per key.
+    @inlinable
+    func scalar<V: ImportDecodable>(_ type: V.Type, _ keyPath: String) throws -> ImportField<V> {
+        switch storage {
+        case .object(let object, _):
+            switch ImportValue.lookup(object, keyPath) {
+            case .absent: return .absent
+            case .null: return .null
+            case .value(let raw):
+                guard let value = V(importValue: raw) else { throw failure(keyPath, "expected \(V.importDescription), found \(ImportValue.describe(raw))") }
+                return .value(value)
+            }
+        case .container(let root):
+            guard let (container, key) = locate(keyPath, in: root) else { return .absent }
+            // The value first: one lookup when it fits, which is what almost every source does.
+            if let value = V.importDecode(from: KeyedScalar(container: container, key: key)) { return .value(value) }
+            guard container.contains(key) else { return .absent }
+            if try container.decodeNil(forKey: key) { return .null }
+            throw failure(keyPath, "expected \(V.importDescription), found \(Self.describe(try container.superDecoder(forKey: key)))")
+        }
     }
 
-    /// Where a dotted key path's value is; absent when a key on the way is missing or not an object.
-    private func lookup(_ keyPath: String) throws -> Lookup {
+    /// A decoder of the value at a dotted key path, for values decoded as a whole.
+    private func nested(_ keyPath: String) throws -> Nested {
+        switch storage {
+        case .object(let object, let codingPath):
+            switch ImportValue.lookup(object, keyPath) {
+            case .absent: return .absent
+            case .null: return .null
+            case .value(let raw):
+                let path = codingPath + keyPath.split(separator: ".", omittingEmptySubsequences: false).map { NameKey(String($0)) }
+                return .value(JSONObjectDecoder(raw, codingPath: path))
+            }
+        case .container(let root):
+            guard let (container, key) = locate(keyPath, in: root), container.contains(key) else { return .absent }
+            if try container.decodeNil(forKey: key) { return .null }
+            return .value(try container.superDecoder(forKey: key))
+        }
+    }
+
+    private enum Nested {
+        case absent
+        case null
+        case value(any Decoder)
+    }
+
+    /// The container holding a dotted key path's last key, and that key; nil when a key on the
+    /// way is missing, null or not an object.
+    @inlinable
+    func locate(_ keyPath: String, in root: KeyedDecodingContainer<NameKey>) -> (KeyedDecodingContainer<NameKey>, NameKey)? {
+        guard keyPath.utf8.contains(UInt8(ascii: ".")) else { return (root, NameKey(keyPath)) }
         var container = root
         var parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
         let last = NameKey(String(parts.removeLast()))
         for part in parts {
-            let key = NameKey(String(part))
-            guard container.contains(key), !((try? container.decodeNil(forKey: key)) ?? true),
-                  let next = try? container.nestedContainer(keyedBy: NameKey.self, forKey: key) else { return .absent }
+            guard let next = try? container.nestedContainer(keyedBy: NameKey.self, forKey: NameKey(String(part))) else { return nil }
             container = next
         }
-        guard container.contains(last) else { return .absent }
-        if try container.decodeNil(forKey: last) { return .null }
-        return .value(container, last)
+        return (container, last)
     }
 
-    private func decode<V: ImportDecodable>(_ type: V.Type, _ container: KeyedDecodingContainer<NameKey>, _ key: NameKey, _ keyPath: String) throws -> V {
+    private func decodeCodable<V: Decodable>(_ type: V.Type, _ decoder: any Decoder, _ keyPath: String) throws -> V {
         do {
-            return try container.decode(ScalarBox<V>.self, forKey: key).value
-        } catch let mismatch as ScalarMismatch {
-            throw failure(keyPath, "expected \(V.importDescription), found \(mismatch.found)")
-        }
-    }
-
-    private func decodeCodable<V: Decodable>(_ type: V.Type, _ container: KeyedDecodingContainer<NameKey>, _ key: NameKey, _ keyPath: String) throws -> V {
-        do {
-            return try container.decode(V.self, forKey: key)
+            return try V(from: decoder)
         } catch let error as DecodingError {
             throw failure(keyPath, "it does not decode as \(V.self): \(Self.describe(error))")
         }
     }
 
-    private func failure(_ keyPath: String, _ reason: String) -> StrataError {
+    @usableFromInline
+    func failure(_ keyPath: String, _ reason: String) -> StrataError {
         .invalidImportSource(entity: entity, source: source, key: keyPath, reason: reason)
     }
 
@@ -132,9 +181,10 @@ public struct ImportPayloadReader {
     }
 
     /// What a decoder holds, for error messages: `the text "x"`, `3`, `an array`.
+    @usableFromInline
     static func describe(_ decoder: any Decoder) -> String {
+        if let objectDecoder = decoder as? JSONObjectDecoder { return ImportValue.describe(objectDecoder.value) }
         if let value = try? decoder.singleValueContainer() {
-            if let raw = value as? JSONObjectDecoder.Value { return ImportValue.describe(raw.raw) }
             if value.decodeNil() { return "null" }
             if let bool = try? value.decode(Bool.self) { return bool ? "true" : "false" }
             if let integer = try? value.decode(Int64.self) { return "\(integer)" }
@@ -158,27 +208,13 @@ public struct ImportPayloadReader {
     // MARK: Boxes
 
     /// A key by name.
+    @usableFromInline
     struct NameKey: CodingKey {
-        let stringValue: String
-        init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { return nil }
-    }
-
-    /// A value that does not convert; caught by the reader, which names the key.
-    struct ScalarMismatch: Error {
-        let found: String
-    }
-
-    /// One value, converted as `ImportDecodable` says.
-    struct ScalarBox<V: ImportDecodable>: Decodable {
-        let value: V
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            guard let value = V.importDecode(from: container) else { throw ScalarMismatch(found: ImportPayloadReader.describe(decoder)) }
-            self.value = value
-        }
+        @usableFromInline let stringValue: String
+        @inlinable init(_ name: String) { stringValue = name }
+        @inlinable init?(stringValue: String) { self.stringValue = stringValue }
+        @inlinable var intValue: Int? { nil }
+        @inlinable init?(intValue: Int) { return nil }
     }
 }
 
@@ -196,7 +232,7 @@ struct RelationBox<P: Decodable & Sendable & Hashable, ID: ImportDecodable>: Dec
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let id = ID.importDecode(from: container) { self = .id(id); return }
+            if let id = ID.importDecode(from: SingleValueScalar(container: container)) { self = .id(id); return }
             do {
                 self = .object(try P(from: decoder))
             } catch StrataError.invalidImportSource(let entity, let source, nil, _) {

@@ -91,6 +91,7 @@ public enum ImportValue {
         return false
     }
 
+    @usableFromInline
     static func describe(_ raw: Any) -> String {
         switch raw {
         case let text as String: return "the text \"\(text)\""

@@ -52,9 +52,6 @@ public struct JSONObjectDecoder: Decoder {
         /// Where the value is.
         public let codingPath: [any CodingKey]
 
-        /// The value as `T`, converted as `ImportConvertible` converts it.
-        func convert<T: ImportConvertible>(to type: T.Type) -> T? { T(importValue: raw) }
-
         private func scalar<T: ImportConvertible>(_ wanted: T.Type) throws -> T {
             guard let value = T(importValue: raw) else {
                 if decodeNil() {
