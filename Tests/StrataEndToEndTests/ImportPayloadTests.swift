@@ -147,3 +147,21 @@ struct ImportPayloadTests {
         init?(stringValue: String) { return nil }
     }
 }
+
+/// Imports as an app writes them, from JSON decoded on any actor: the closure's value (the
+/// imported objects, which cannot leave the transaction) is dropped, and a `Sendable` value
+/// is still returned.
+@Suite("Import payloads: as apps write them")
+@MainActor
+struct ImportPayloadSpellingTests {
+    @Test func aClosureReturningObjectsCompilesAndCommits() async throws {
+        let stack = DataStack(Feed.schemaHistory)
+        try stack.addStorageAndWait(InMemoryStore())
+        let data = Data(#"[{"id": 1, "title": "A"}, {"id": 2, "title": "B"}]"#.utf8)
+        let posts = try await Task.detached { try JSONDecoder().decode([Post.ImportPayload].self, from: data) }.value
+        try await stack.perform { t in try t.importUniqueObjects(Into<Post>(), sourceArray: posts) }
+        let count = try await stack.perform { t in try t.fetchCount(From<Post>()) }
+        #expect(count == 2)
+        #expect(try stack.fetchCount(From<Post>()) == 2)
+    }
+}

@@ -187,3 +187,7 @@ func misuse(_ message: String, file: StaticString = #fileID, line: UInt = #line)
     log(.fatal, message, file: file, line: line)
     preconditionFailure(message, file: file, line: line)
 }
+
+/// Objects belong to the transaction or context that made them: pass `objectID`s between them.
+@available(*, unavailable, message: "objects belong to their transaction or context; pass objectIDs instead")
+extension StrataObject: Sendable {}

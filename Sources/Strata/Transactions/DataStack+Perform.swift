@@ -102,6 +102,20 @@ extension DataStack {
     /// main context has seen the commit. It takes its turn with the asynchronous transactions
     /// started before it.
     public func perform<T: Sendable>(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws(StrataError) -> T {
+        try await performReturning(task)
+    }
+
+    /// Runs a transaction whose closure's value is not needed, such as
+    /// `try await stack.perform { t in try t.importUniqueObjects(Into<Pet>(), sourceArray: pets) }`:
+    /// the imported objects cannot leave the transaction, so its value is dropped rather than
+    /// returned. Disfavoured, so that a closure whose value can be returned still returns it; it
+    /// is chosen when the value is not `Sendable` (objects are explicitly not).
+    @_disfavoredOverload
+    public func perform(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> Void) async throws(StrataError) {
+        try await performReturning(task)
+    }
+
+    private func performReturning<T: Sendable>(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws(StrataError) -> T {
         let gate = self.gate
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
             gate.enqueue {
