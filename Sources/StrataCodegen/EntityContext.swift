@@ -95,8 +95,11 @@ struct EntityContext {
     }
 
     /// Every key path a clause may use, rooted at this class, as `\Dog.name: "name"` dictionary
-    /// entries: lineage attributes and relationships (for `prefetch`), and attributes one to-one
-    /// relationship away.
+    /// entries: lineage attributes and relationships (for `prefetch`), the count of each to-many
+    /// relationship (`\Person.pets.count`), and attributes one or two to-one relationships away
+    /// (`\Dog.master?.name`, `\Dog.master?.employer?.city`; two away only while an entity has at
+    /// most `maximumTwoHopEntries` of them, since each costs type-checking). Longer paths are
+    /// written with `~`, which needs no entries.
     private func keyPathEntries() -> [String] {
         let root = "\\" + SwiftSyntax.identifier(entity.name) + "."
         var result: [String] = []
@@ -106,16 +109,30 @@ struct EntityContext {
         for relationship in lineage.flatMap(\.relationships) {
             result.append(root + SwiftSyntax.identifier(relationship.name) + ": " + SwiftSyntax.stringLiteral(relationship.name))
         }
+        for relationship in lineage.flatMap(\.relationships) where relationship.kind != .toOne {
+            result.append(root + SwiftSyntax.identifier(relationship.name) + ".count: " + SwiftSyntax.stringLiteral(relationship.name + ".@count"))
+        }
+        var twoHops: [String] = []
         for relationship in lineage.flatMap(\.relationships) where relationship.kind == .toOne {
             guard let destination = version.entity(named: relationship.destination) else { continue }
             let destinationLineage = version.ancestors(of: destination) + [destination]
+            let first = root + SwiftSyntax.identifier(relationship.name) + "?."
             for attribute in destinationLineage.flatMap(\.attributes) where !attribute.isVirtual {
-                result.append(root + SwiftSyntax.identifier(relationship.name) + "?." + SwiftSyntax.identifier(attribute.name) + ": "
-                              + SwiftSyntax.stringLiteral(relationship.name + "." + attribute.name))
+                result.append(first + SwiftSyntax.identifier(attribute.name) + ": " + SwiftSyntax.stringLiteral(relationship.name + "." + attribute.name))
+            }
+            for second in destinationLineage.flatMap(\.relationships) where second.kind == .toOne {
+                guard let end = version.entity(named: second.destination) else { continue }
+                for attribute in (version.ancestors(of: end) + [end]).flatMap(\.attributes) where !attribute.isVirtual {
+                    twoHops.append(first + SwiftSyntax.identifier(second.name) + "?." + SwiftSyntax.identifier(attribute.name) + ": "
+                                   + SwiftSyntax.stringLiteral(relationship.name + "." + second.name + "." + attribute.name))
+                }
             }
         }
-        return result
+        return twoHops.count <= Self.maximumTwoHopEntries ? result + twoHops : result
     }
+
+    /// The most key paths two relationships away an entity gets literal entries for.
+    static let maximumTwoHopEntries = 64
 
     /// `elements` in runs of at most `size`, each short enough to type-check quickly. (The
     /// template adds the key-path runs in a function, not in a closure that initializes the

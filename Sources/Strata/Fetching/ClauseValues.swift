@@ -143,13 +143,15 @@ extension WhereExpression: CustomStringConvertible {
             return "sql(\(Self.literal(.text(text)))\(arguments.map { ", " + Self.literal($0) }.joined()))"
         case .invalid(let reason):
             return "invalid(\(reason))"
+        case .quantified(let path, let quantifier, let condition):
+            return "\(quantifier.rawValue)(\(path), \(condition.description))"
         }
     }
 
     /// The text of an operand of `op`, parenthesised unless it is a comparison or the same operator.
     private func operand(of op: String) -> String {
         switch (self, op) {
-        case (.and, "&&"), (.or, "||"), (.constant, _), (.compare, _), (.isNull, _), (.contained, _), (.text, _), (.not, _):
+        case (.and, "&&"), (.or, "||"), (.constant, _), (.compare, _), (.isNull, _), (.contained, _), (.text, _), (.not, _), (.quantified, _):
             return description
         default:
             return "(" + description + ")"

@@ -63,11 +63,11 @@ struct FetchPlan {
 
     /// The condition that keeps a shared table's rows to `entity` and its subentities, or nil
     /// when every row of the table qualifies.
-    static func entityFilter(_ entity: EntityLayout, core: StackCore) -> SQLFragment? {
+    static func entityFilter(_ entity: EntityLayout, core: StackCore, alias: String = "t") -> SQLFragment? {
         let table = core.layout.tables[entity.tableIndex]
         guard table.hasEntityColumn, entity.subtree.count < table.entities.count else { return nil }
         let codes = entity.subtree.compactMap { core.layout.entity($0)?.entityCode }.map(String.init).joined(separator: ", ")
-        return SQLFragment("t." + SQLFragment.quote(StoreLayout.entityColumn) + " IN (" + codes + ")")
+        return SQLFragment(alias + "." + SQLFragment.quote(StoreLayout.entityColumn) + " IN (" + codes + ")")
     }
 
     /// `LIMIT ? OFFSET ?`, bound.
@@ -79,45 +79,67 @@ struct FetchPlan {
 }
 
 /// Turns property paths and `Where` expressions into SQL over the alias `t` of an entity's table,
-/// adding a LEFT JOIN for each to-one relationship a path crosses.
+/// adding a LEFT JOIN for each to-one relationship a path crosses (once per path, however often it
+/// is used), and a correlated subquery for each to-many relationship a condition counts or
+/// quantifies over.
 struct ExpressionCompiler {
     let core: StackCore
     let entity: EntityLayout
+    /// The alias of the entity's table: `t`, or a subquery's own.
+    let base: String
     private(set) var joins: [SQLFragment] = []
     /// The columns of the entity's own table that the compiled SQL reads.
     private(set) var baseColumns: Set<String> = []
-    /// The tables joined through to-one relationships.
+    /// The tables joined through to-one relationships or read by subqueries.
     private(set) var joinedTables: Set<Int32> = []
     /// Whether a raw SQL condition was compiled (it may read anything).
     private(set) var usesRawSQL = false
     private var joinAliases: [String: (alias: String, layout: EntityLayout)] = [:]
+    /// How many subqueries this compiler has made, so each gets its own alias.
+    private var subqueries = 0
 
-    init(core: StackCore, entity: EntityLayout) {
+    init(core: StackCore, entity: EntityLayout, base: String = "t") {
         self.core = core
         self.entity = entity
+        self.base = base
     }
 
-    /// The column expression of a property path, and its attribute.
+    /// The column expression of a property path, and its attribute. A path ending in `@count`
+    /// after a to-many relationship is the number of its objects.
     mutating func column(for path: String) throws(StrataError) -> (sql: String, attribute: AttributeDescription?) {
-        let parts = path.split(separator: ".").map(String.init)
+        var parts = path.split(separator: ".").map(String.init)
+        if parts.last == "@count" {
+            parts.removeLast()
+            let (alias, layout, relationship) = try toMany(parts, in: path)
+            let subquery = try self.subquery(relationship, of: layout, alias: alias, condition: nil)
+            // Without a condition the subquery binds nothing, so its text is the whole of it.
+            return ("(SELECT count(*) " + subquery.from.text + ")", nil)
+        }
+        let (alias, layout) = try follow(parts.dropLast(), in: path)
+        guard let last = parts.last, let column = layout.column(forProperty: last) else {
+            throw .invalidQuery("'\(layout.name)' has no stored property '\(parts.last ?? "")'")
+        }
+        if parts.count == 1 { baseColumns.insert(column.name) }
+        return (alias + "." + SQLFragment.quote(column.name), column.attribute)
+    }
+
+    /// The alias and layout a run of to-one relationships leads to, joining each once.
+    private mutating func follow(_ hops: ArraySlice<String>, in path: String) throws(StrataError) -> (alias: String, layout: EntityLayout) {
         var layout = entity
-        var alias = "t"
-        for (index, part) in parts.enumerated() {
+        var alias = base
+        for (index, part) in zip(hops.indices, hops) {
             guard let column = layout.column(forProperty: part) else {
                 throw .invalidQuery("'\(layout.name)' has no stored property '\(part)'")
             }
-            if index == 0 { baseColumns.insert(column.name) }
-            if index == parts.count - 1 {
-                return (alias + "." + SQLFragment.quote(column.name), column.attribute)
-            }
+            if index == hops.startIndex { baseColumns.insert(column.name) }
             guard let relationship = column.relationship, let destination = core.layout.entity(relationship.destination) else {
                 throw .invalidQuery("'\(layout.name).\(part)' is not a to-one relationship, so '\(path)' cannot go through it")
             }
-            let joinKey = parts[0...index].joined(separator: ".")
+            let joinKey = hops[...index].joined(separator: ".")
             if let existing = joinAliases[joinKey] {
                 alias = existing.alias
             } else {
-                let next = "j\(joinAliases.count + 1)"
+                let next = base + "j\(joinAliases.count + 1)"
                 joins.append(SQLFragment("LEFT JOIN " + SQLFragment.quote(destination.table) + " AS " + next + " ON " + next + "."
                                          + SQLFragment.quote(StoreLayout.idColumn) + " = " + alias + "." + SQLFragment.quote(column.name)))
                 joinAliases[joinKey] = (next, destination)
@@ -126,7 +148,54 @@ struct ExpressionCompiler {
             }
             layout = destination
         }
-        throw .invalidQuery("empty property path")
+        return (alias, layout)
+    }
+
+    /// The to-many relationship a path ends in, with the alias and layout of its owner.
+    private mutating func toMany(_ parts: [String], in path: String) throws(StrataError) -> (String, EntityLayout, RelationshipLayout) {
+        guard let name = parts.last else { throw .invalidQuery("empty property path") }
+        let (alias, layout) = try follow(parts.dropLast(), in: path)
+        guard let relationship = core.layout.relationships[layout.name]?.first(where: { $0.description.name == name }) else {
+            throw .invalidQuery("'\(layout.name)' has no relationship '\(name)'")
+        }
+        if case .foreignKey = relationship.storage {
+            throw .invalidQuery("'\(layout.name).\(name)' is a to-one relationship; count and quantify to-many relationships only")
+        }
+        return (alias, layout, relationship)
+    }
+
+    /// `FROM … WHERE …` of a correlated subquery over a to-many relationship's objects, with
+    /// `condition` (over the destination) compiled inside it.
+    private mutating func subquery(_ relationship: RelationshipLayout, of owner: EntityLayout, alias ownerAlias: String,
+                                   condition: WhereExpression?) throws(StrataError) -> (from: SQLFragment, condition: SQLFragment?) {
+        guard let destination = core.layout.entity(relationship.destination) else {
+            throw .invalidQuery("'\(owner.name).\(relationship.description.name)' leads to an entity this model does not have")
+        }
+        subqueries += 1
+        let alias = base + "s\(subqueries)"
+        var inner = ExpressionCompiler(core: core, entity: destination, base: alias)
+        let compiled = try condition.map { condition throws(StrataError) in try inner.compile(condition) }
+        joinedTables.formUnion(inner.joinedTables)
+        joinedTables.insert(Int32(destination.tableIndex))
+        usesRawSQL = usesRawSQL || inner.usesRawSQL
+        var from = "FROM " + SQLFragment.quote(destination.table) + " AS " + alias
+        var filters: [SQLFragment] = []
+        let ownerID = ownerAlias + "." + SQLFragment.quote(StoreLayout.idColumn)
+        switch relationship.storage {
+        case .inverseForeignKey(let column, _):
+            filters.append(SQLFragment(alias + "." + SQLFragment.quote(column) + " = " + ownerID))
+        case .linkTable(let name):
+            from += " JOIN " + SQLFragment.quote(name) + " AS " + alias + "l ON " + alias + "l.target = " + alias + "."
+                + SQLFragment.quote(StoreLayout.idColumn)
+            filters.append(SQLFragment(alias + "l.owner = " + ownerID))
+        case .foreignKey:
+            throw .invalidQuery("'\(owner.name).\(relationship.description.name)' is a to-one relationship")
+        }
+        if let filter = FetchPlan.entityFilter(destination, core: core, alias: alias) { filters.append(filter) }
+        var sql = SQLFragment(from)
+        for join in inner.joins { sql = sql + " " + join }
+        sql = sql + " WHERE " + filters.map(\.parenthesized).joined(separator: " AND ")
+        return (sql, compiled)
     }
 
     /// The SQL of a condition.
@@ -161,6 +230,16 @@ struct ExpressionCompiler {
             return SQLFragment(lhs + " IN (" + placeholders + ")", values)
         case .text(let path, let match, let pattern, let caseInsensitive):
             return TextMatchSQL.condition(column: try column(for: path).sql, match: match, pattern: pattern, caseInsensitive: caseInsensitive)
+        case .quantified(let path, let quantifier, let condition):
+            let (alias, layout, relationship) = try toMany(path.split(separator: ".").map(String.init), in: path)
+            let subquery = try self.subquery(relationship, of: layout, alias: alias, condition: condition)
+            let inner = subquery.condition ?? SQLFragment("1")
+            switch quantifier {
+            case .any: return "EXISTS (SELECT 1 " + subquery.from + " AND " + inner.parenthesized + ")"
+            case .none: return "NOT EXISTS (SELECT 1 " + subquery.from + " AND " + inner.parenthesized + ")"
+            // A condition that is NULL for an object (a comparison with a nil value) is not met.
+            case .all: return "NOT EXISTS (SELECT 1 " + subquery.from + " AND NOT IFNULL(" + inner + ", 0))"
+            }
         }
     }
 

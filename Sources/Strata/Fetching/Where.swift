@@ -2,8 +2,10 @@
 ///
 /// Build it from key paths (`\.age > 30 && \.name != ""`), from text matches
 /// (`.contains(\.name, "an", caseInsensitive: true)`), or from raw SQL with bound arguments
-/// (`Where(sql: "length(\"name\") > ?", 3)`). Key paths may cross one to-one relationship:
-/// `\Dog.master?.name == "John"`.
+/// (`Where(sql: "length(\"name\") > ?", 3)`). Key paths may cross one or two to-one
+/// relationships (`\Dog.master?.name == "John"`); longer paths are chained with `~`
+/// (`\Dog.master ~ \Person.employer ~ \Company.city == "Oslo"`). A to-many relationship is
+/// counted (`\.pets.count > 2`) or quantified (`.any(\.pets, \.name == "Rex")`, `.all`, `.none`).
 public struct Where<T: StrataObject>: Sendable, Hashable {
     typealias Expression = WhereExpression
     typealias TextMatch = WhereExpression.TextMatch
@@ -38,18 +40,28 @@ public struct Where<T: StrataObject>: Sendable, Hashable {
     /// The property name of a key path, or the reason it has none.
     static func path(_ keyPath: AnyKeyPath) -> PropertyPath {
         if let name = T.propertyName(for: keyPath) { return .name(name) }
-        return .invalid(.invalid("\(type(of: keyPath)) does not name a stored property of '\(T.entityName)'"))
+        return .invalid(.invalid("\(type(of: keyPath)) does not name a stored property of '\(T.entityName)'; "
+                                 + "a path through more than two to-one relationships is written with ~ (\\.owner ~ \\.address ~ \\.city), "
+                                 + "and a to-many relationship is tested with .any, .all, .none or its count"))
     }
 
     static func compare<V: QueryableAttributeType>(_ keyPath: AnyKeyPath, _ op: String, _ value: V) -> Where<T> {
-        switch path(keyPath) {
+        compare(path(keyPath), op, value)
+    }
+
+    static func compare<V: QueryableAttributeType>(_ path: PropertyPath, _ op: String, _ value: V) -> Where<T> {
+        switch path {
         case .name(let name): return Where(.compare(path: name, op: op, value: value.sqlValue, style: V.comparison))
         case .invalid(let invalid): return Where(invalid)
         }
     }
 
     static func null(_ keyPath: AnyKeyPath, negated: Bool) -> Where<T> {
-        switch path(keyPath) {
+        null(path(keyPath), negated: negated)
+    }
+
+    static func null(_ path: PropertyPath, negated: Bool) -> Where<T> {
+        switch path {
         case .name(let name): return Where(.isNull(path: name, negated: negated))
         case .invalid(let invalid): return Where(invalid)
         }
@@ -142,17 +154,20 @@ public func >= <T: StrataObject, V: QueryableAttributeType>(lhs: KeyPath<T, V?>,
 
 /// `\.age ~= [20, 30]`: the value is one of the list.
 public func ~= <T: StrataObject, V: QueryableAttributeType, S: Sequence>(lhs: KeyPath<T, V>, rhs: S) -> Where<T> where S.Element == V {
-    switch Where<T>.path(lhs) {
-    case .name(let name): return Where(.contained(path: name, values: rhs.map(\.sqlValue), style: V.comparison))
-    case .invalid(let invalid): return Where(invalid)
-    }
+    .contained(Where<T>.path(lhs), rhs)
 }
 
 /// `\.nickname ~= ["Rex", "Fido"]` on an optional attribute (nil values do not match).
 public func ~= <T: StrataObject, V: QueryableAttributeType, S: Sequence>(lhs: KeyPath<T, V?>, rhs: S) -> Where<T> where S.Element == V {
-    switch Where<T>.path(lhs) {
-    case .name(let name): return Where(.contained(path: name, values: rhs.map(\.sqlValue), style: V.comparison))
-    case .invalid(let invalid): return Where(invalid)
+    .contained(Where<T>.path(lhs), rhs)
+}
+
+extension Where {
+    static func contained<V: QueryableAttributeType, S: Sequence>(_ path: PropertyPath, _ values: S) -> Where<T> where S.Element == V {
+        switch path {
+        case .name(let name): return Where(.contained(path: name, values: values.map(\.sqlValue), style: V.comparison))
+        case .invalid(let invalid): return Where(invalid)
+        }
     }
 }
 
@@ -172,6 +187,14 @@ indirect enum WhereExpression: Sendable, Hashable {
     case not(WhereExpression)
     case sql(String, [SQLValue])
     case invalid(String)
+    /// Whether any, all or none of the objects of a to-many relationship (at `path`, which may
+    /// cross to-one relationships first) satisfy a condition on the destination entity.
+    case quantified(path: String, quantifier: Quantifier, condition: WhereExpression)
+
+    /// How many of a to-many relationship's objects must satisfy a condition.
+    enum Quantifier: String, Sendable, Hashable {
+        case any, all, none
+    }
 }
 
 /// A key path resolved to a property path (`name`, `master.name`), or the expression that fails

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reading typed values out of JSON-like sources, for generated importers: key paths such as
+/// Reading typed values out of JSON-like sources, for importers written by hand over
+/// `[String: Any]` (generated ones decode payloads instead): key paths such as
 /// `owner.name` walk nested objects, and a value of the wrong kind is an error naming the entity,
 /// attribute and key.
 public enum ImportValue {

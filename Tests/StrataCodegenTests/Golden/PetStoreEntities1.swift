@@ -137,6 +137,8 @@ public final class Person: StrataObject {
             \Person.settings: "settings",
             \Person.pets: "pets",
             \Person.friends: "friends",
+            \Person.pets.count: "pets.@count",
+            \Person.friends.count: "friends.@count",
         ])
         return names
     }
@@ -191,6 +193,7 @@ public final class Vet: StrataObject {
         names.add([
             \Vet.name: "name",
             \Vet.patients: "patients",
+            \Vet.patients.count: "patients.@count",
         ])
         return names
     }
