@@ -111,11 +111,15 @@ struct FetchClauseTests {
     }
 
     @Test func keyPathsThatAreNotStoredAreClearErrors() {
-        #expect(throws: StrataError.invalidQuery("KeyPath<Person, Snapshot> does not name a stored property of 'Person'")) {
+        #expect(throws: StrataError.invalidQuery("KeyPath<Person, Snapshot> does not name a stored property of 'Person'; "
+            + "a path through more than two to-one relationships is written with ~ (\\.owner ~ \\.address ~ \\.city), "
+            + "and a to-many relationship is tested with .any, .all, .none or its count")) {
             try stack.fetchAll(From<Person>().where(\.snapshot == Person.Snapshot(objectID: ObjectID(key: ObjectKey(storage: 0, table: 0, rowID: 0), entityName: "Person"), name: "", age: 0,
                                                                              nickname: nil, balance: 0)))
         }
-        #expect(throws: StrataError.invalidQuery("KeyPath<Person, Snapshot> does not name a stored property of 'Person'")) {
+        #expect(throws: StrataError.invalidQuery("KeyPath<Person, Snapshot> does not name a stored property of 'Person'; "
+            + "a path through more than two to-one relationships is written with ~ (\\.owner ~ \\.address ~ \\.city), "
+            + "and a to-many relationship is tested with .any, .all, .none or its count")) {
             try stack.fetchAll(From<Person>().orderBy(.ascending(\.snapshot)))
         }
     }

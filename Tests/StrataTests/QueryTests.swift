@@ -57,7 +57,9 @@ struct QueryTests {
     }
 
     @Test func emptyAndInvalidQueriesAreClearErrors() {
-        #expect(throws: StrataError.invalidQuery("KeyPath<Person, Snapshot> does not name a stored property of 'Person'")) {
+        #expect(throws: StrataError.invalidQuery("KeyPath<Person, Snapshot> does not name a stored property of 'Person'; "
+            + "a path through more than two to-one relationships is written with ~ (\\.owner ~ \\.address ~ \\.city), "
+            + "and a to-many relationship is tested with .any, .all, .none or its count")) {
             try stack.queryAttributes(From<Person>().select(.attribute(\.age)).groupBy(\.snapshot))
         }
     }
