@@ -157,4 +157,53 @@ struct StoreTests {
         #expect(renamed == 2)
         #expect(try stack.fetchAll(all.orderBy(.ascending(\.name))).map(\.name) == ["Anne", "Anne", "Bob", "Cy", "Dee"])
     }
+
+    /// `From<T>("A", "B")` reads the storages named, in that order; queries and list monitors
+    /// read one storage, so naming several is an error that names them.
+    @Test func aFetchCanNameSeveralConfigurations() async throws {
+        let stack = DataStack(splitHistory)
+        for configuration in ["People", "Backup", "Default"] { try stack.addStorageAndWait(InMemoryStore(configuration: configuration)) }
+        for (configuration, name) in [("People", "Ann"), ("Backup", "Bob"), ("Default", "Cy")] {
+            try await stack.perform { transaction in transaction.create(Into<Person>(configuration)).name = name }
+        }
+        let two = From<Person>("Backup", "People")
+        #expect(two.configurations == ["Backup", "People"] && two.configuration == nil)
+        #expect(two.description == "From<Person>(\"Backup\", \"People\")")
+        #expect(two != From<Person>("People", "Backup"))
+        #expect(try stack.fetchAll(two.orderBy(.ascending(\.name))).map(\.name) == ["Ann", "Bob"])
+        #expect(try stack.fetchAll(two).map(\.name) == ["Bob", "Ann"], "unordered, the storages are read in the order named")
+        #expect(try stack.fetchCount(From<Person>(configurations: ["Default"])) == 1)
+        #expect(try stack.fetchCount(From<Person>(configurations: [])) == 3)
+        #expect(throws: StrataError.notInConfiguration(entity: "Dog", configuration: "People", holding: ["Pets"])) {
+            try stack.fetchAll(From<Dog>("Default", "People"))
+        }
+        #expect(throws: StrataError.ambiguousConfiguration(entity: "Person", configurations: ["Backup", "People"])) {
+            try stack.queryValue(two.select(Int.self, .count(\.name)))
+        }
+        #expect(throws: StrataError.ambiguousConfiguration(entity: "Person", configurations: ["Backup", "People"])) {
+            try stack.monitorList(two.orderBy(.ascending(\.name)))
+        }
+        #expect(try stack.queryValue(From<Person>("Backup").select(Int.self, .count(\.name))) == 1)
+    }
+
+    /// CoreStore's `Into<T>()` infers the storage when one holds `T`; with
+    /// `inferStoreIfPossible: false` and no configuration, the object goes to `Default`.
+    @Test func intoInfersTheStorageOrUsesTheDefaultConfiguration() async throws {
+        let stack = DataStack(splitHistory)
+        try stack.addStorageAndWait(InMemoryStore(configuration: "People"))
+        try await stack.perform { transaction in transaction.create(Into<Person>()).name = "Inferred" }
+        #expect(try stack.fetchAll(From<Person>("People")).map(\.name) == ["Inferred"])
+        await #expect(throws: StrataError.noStorage(entity: "Person")) {
+            try await stack.perform { transaction in transaction.create(Into<Person>(nil, inferStoreIfPossible: false)).name = "Nowhere" }
+        }
+        try stack.addStorageAndWait(InMemoryStore(configuration: "Default"))
+        try await stack.perform { transaction in transaction.create(Into<Person>(nil, inferStoreIfPossible: false)).name = "Default" }
+        #expect(try stack.fetchAll(From<Person>("Default")).map(\.name) == ["Default"])
+        await #expect(throws: StrataError.ambiguousConfiguration(entity: "Person", configurations: ["People", "Default"])) {
+            try await stack.perform { transaction in transaction.create(Into<Person>()).name = "Which?" }
+        }
+        #expect(Into<Person>().inferStoreIfPossible && !Into<Person>("People").inferStoreIfPossible)
+        #expect(Into<Person>(nil, inferStoreIfPossible: false).description == "Into<Person>(nil, inferStoreIfPossible: false)")
+        #expect(Into<Person>(nil, inferStoreIfPossible: false) != Into<Person>())
+    }
 }

@@ -12,7 +12,7 @@ extension ObjectContext {
     /// every storage that holds it.
     func source<T: StrataObject>(of chain: FetchChainBuilder<T>) throws(StrataError) -> (layout: EntityLayout, storages: [StorageHandle]) {
         let layout = try entityLayout(T.self)
-        return (layout, try core.storages(for: layout.name, configuration: chain.from.configuration))
+        return (layout, try core.storages(for: layout.name, configurations: chain.from.configurations))
     }
 
     /// The SQL of a fetch chain (the same for every storage). `tweak` replaces the chain's; with

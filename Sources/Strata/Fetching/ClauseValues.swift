@@ -2,16 +2,17 @@
 // readable in logs and test failures.
 
 extension From: CustomStringConvertible {
-    /// `From<Person>`, or `From<Person>("Cache")`.
+    /// `From<Person>`, `From<Person>("Cache")` or `From<Person>("Cache", "Main")`.
     public var description: String {
-        "From<\(T.entityName)>" + (configuration.map { "(\"\($0)\")" } ?? "")
+        "From<\(T.entityName)>" + (configurations.isEmpty ? "" : "(" + configurations.map { "\"\($0)\"" }.joined(separator: ", ") + ")")
     }
 }
 
 extension Into: CustomStringConvertible {
-    /// `Into<Person>`, or `Into<Person>("Cache")`.
+    /// `Into<Person>`, `Into<Person>("Cache")`, or `Into<Person>(nil, inferStoreIfPossible: false)`.
     public var description: String {
-        "Into<\(T.entityName)>" + (configuration.map { "(\"\($0)\")" } ?? "")
+        if configuration == nil && !inferStoreIfPossible { return "Into<\(T.entityName)>(nil, inferStoreIfPossible: false)" }
+        return "Into<\(T.entityName)>" + (configuration.map { "(\"\($0)\")" } ?? "")
     }
 }
 

@@ -1,16 +1,32 @@
-/// Names the entity a fetch or query reads, and optionally the configuration whose storage holds it.
+/// Names the entity a fetch or query reads, and optionally the configurations whose storages hold it.
 public struct From<T: StrataObject>: Sendable, Hashable {
-    /// The configuration to read from, when the entity is stored in several.
-    public let configuration: String?
+    /// The configurations to read from, in the order named; empty reads every storage that holds
+    /// `T` (as CoreStore's `From<T>()` does).
+    public let configurations: [String]
 
-    /// Reads `T` (and its subentities) from the storage that holds it.
+    /// The one configuration named, if exactly one is.
+    public var configuration: String? { configurations.count == 1 ? configurations[0] : nil }
+
+    /// Reads `T` (and its subentities) from every storage that holds it, or from the storage of
+    /// one configuration.
     public init(_ configuration: String? = nil) {
-        self.configuration = configuration
+        configurations = configuration.map { [$0] } ?? []
+    }
+
+    /// Reads `T` from the storages of several configurations: `From<Person>("Cache", "Main")`.
+    public init(_ first: String, _ second: String, _ more: String...) {
+        configurations = [first, second] + more
+    }
+
+    /// Reads `T` from the storages of the configurations named; an empty list reads every
+    /// storage that holds `T`.
+    public init(configurations: [String]) {
+        self.configurations = configurations
     }
 
     /// Reads `T` from the storage of a configuration.
     public init(_ type: T.Type, _ configuration: String? = nil) {
-        self.configuration = configuration
+        self.init(configuration)
     }
 }
 
@@ -19,13 +35,35 @@ public struct Into<T: StrataObject>: Sendable, Hashable {
     /// The configuration to store the object in, when the entity is stored in several.
     public let configuration: String?
 
-    /// Creates a `T` in the storage that holds it.
+    /// Whether, without a configuration, the object goes to the one storage that holds `T`
+    /// (true), or to the `Default` configuration's storage (false), as CoreStore's
+    /// `inferStoreIfPossible` says.
+    public let inferStoreIfPossible: Bool
+
+    /// Creates a `T` in the storage that holds it (which must be the only one that does), or in
+    /// the storage of a configuration.
     public init(_ configuration: String? = nil) {
         self.configuration = configuration
+        inferStoreIfPossible = configuration == nil
+    }
+
+    /// Creates a `T` in a configuration's storage or, without one, in the one storage that holds
+    /// `T` when `inferStoreIfPossible` is true and in the `Default` configuration's storage when
+    /// it is false.
+    public init(_ configuration: String?, inferStoreIfPossible: Bool) {
+        self.configuration = configuration
+        self.inferStoreIfPossible = inferStoreIfPossible
     }
 
     /// Creates an object of `type` (which may be a subclass the generic parameter does not name).
     public init(_ type: T.Type, _ configuration: String? = nil) {
-        self.configuration = configuration
+        self.init(configuration)
+    }
+
+    /// The configuration whose storage receives the object: the one named, `Default` when
+    /// nothing is named and nothing may be inferred, or nil to infer it.
+    @usableFromInline
+    var target: String? {
+        configuration ?? (inferStoreIfPossible ? nil : "Default")
     }
 }

@@ -10,7 +10,7 @@ extension ObjectContext {
     private func rawQuery<T: StrataObject, R>(_ builder: QueryChainBuilder<T, R>) throws(StrataError) -> (rows: [[SQLValue]], scope: QueryScope) {
         guard !builder.terms.isEmpty else { throw .invalidQuery("a query needs at least one selected term") }
         let layout = try entityLayout(T.self)
-        let storage = try core.storage(for: layout.name, configuration: builder.fetch.from.configuration)
+        let storage = try core.storage(for: layout.name, configurations: builder.fetch.from.configurations)
         var compiler = ExpressionCompiler(core: core, entity: layout)
         var columns: [String] = []
         for term in builder.terms {

@@ -120,10 +120,25 @@ final class StackCore: Sendable {
         return first
     }
 
-    /// The storages a fetch of `entity` reads: the named configuration's, or every storage that
-    /// holds the entity (CoreStore's `From<T>()` reads them all).
-    func storages(for entity: String, configuration: String?) throws(StrataError) -> [StorageHandle] {
-        if configuration != nil { return [try storage(for: entity, configuration: configuration)] }
+    /// The one storage a query or a list monitor reads: that of the configuration named, or the
+    /// only one that holds `entity`; naming several is `ambiguousConfiguration`.
+    func storage(for entity: String, configurations: [String]) throws(StrataError) -> StorageHandle {
+        let storages = try self.storages(for: entity, configurations: configurations)
+        guard storages.count == 1 else { throw .ambiguousConfiguration(entity: entity, configurations: storages.map(\.configuration)) }
+        return storages[0]
+    }
+
+    /// The storages a fetch of `entity` reads: the named configurations', in order, or every
+    /// storage that holds the entity (CoreStore's `From<T>()` reads them all).
+    func storages(for entity: String, configurations: [String]) throws(StrataError) -> [StorageHandle] {
+        guard configurations.isEmpty else {
+            var named: [StorageHandle] = []
+            for configuration in configurations {
+                let storage = try storage(for: entity, configuration: configuration)
+                if !named.contains(where: { $0.index == storage.index }) { named.append(storage) }
+            }
+            return named
+        }
         let candidates = storages.filter { $0.entities.contains(entity) }
         guard !candidates.isEmpty else { throw .noStorage(entity: entity) }
         return candidates

@@ -17,7 +17,7 @@ public class BaseDataTransaction: FetchingContext, CustomDebugStringConvertible 
     /// Creates an object; it is stored when the transaction commits.
     @inlinable
     public func create<T: StrataObject>(_ into: Into<T>) -> T {
-        unsafeDowncast(context.createObject(T.self, configuration: into.configuration), to: T.self)
+        unsafeDowncast(context.createObject(T.self, configuration: into.target), to: T.self)
     }
 
     /// This transaction's instance of an object from any context, to change it; nil when it was deleted.

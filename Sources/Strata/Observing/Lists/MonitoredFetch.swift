@@ -26,7 +26,7 @@ struct MonitoredFetch {
         let core = context.core
         let entity = try context.entityLayout(T.self)
         self.entity = entity
-        storage = try core.storage(for: entity.name, configuration: chain.from.configuration)
+        storage = try core.storage(for: entity.name, configurations: chain.from.configurations)
         table = StackCore.TableKey(storage: storage.index, table: Int32(entity.tableIndex))
         let tableLayout = core.layout.tables[entity.tableIndex]
         var compiler = ExpressionCompiler(core: core, entity: entity)
