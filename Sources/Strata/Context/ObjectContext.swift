@@ -18,45 +18,50 @@ final class ObjectContext {
     private(set) var connections: [Int32: SQLiteConnection] = [:]
     private var committedConnections: [Int32: SQLiteConnection] = [:]
 
+    // The state below is touched for every object created, read or written, so it opts out of
+    // run-time exclusivity checks: that is sound because a context is confined to one isolation
+    // domain (see the class comment) and no method holds an access to one of these properties
+    // while calling code that could access the same property.
+
     /// Storages whose read transaction is open (main and read contexts; see `beginSnapshot`).
-    var openSnapshots: Set<Int32> = []
+    @exclusivity(unchecked) var openSnapshots: Set<Int32> = []
     /// Told when a snapshot of a storage starts, before anything else reads it.
     var snapshotStarted: ((Int32, SQLiteConnection) throws(StrataError) -> Void)?
 
     /// One object per row. The main context drops objects nothing else holds (see ``purge()``).
-    var registered = Registry()
+    @exclusivity(unchecked) var registered = Registry()
     var purgeThreshold = 4096
     /// What this context's objects check before they change; replaced when the context ends.
     private(set) lazy var token = ContextToken(context: self)
 
     // Transaction state.
     /// Objects created and not yet inserted, in creation order.
-    var unwritten: [StrataObject] = []
+    @exclusivity(unchecked) var unwritten: [StrataObject] = []
     /// Every object created since the last commit, in creation order (deleted ones included).
-    var created: [StrataObject] = []
+    @exclusivity(unchecked) var created: [StrataObject] = []
     /// Tables that got new rows since the last commit.
-    var touchedTables: Set<StackCore.TableKey> = []
+    @exclusivity(unchecked) var touchedTables: Set<StackCore.TableKey> = []
     /// The last `create` target, so a run of creates of one entity skips the lookups.
-    var lastCreate: CreateTarget?
+    @exclusivity(unchecked) var lastCreate: CreateTarget?
     /// Row ids reserved from the stack and not yet used, per table.
-    var reservedIDs: [StackCore.TableKey: Range<Int64>] = [:]
+    @exclusivity(unchecked) var reservedIDs: [StackCore.TableKey: Range<Int64>] = [:]
     /// The size of the last block reserved, per table.
-    var blockSizes: [StackCore.TableKey: Int64] = [:]
+    @exclusivity(unchecked) var blockSizes: [StackCore.TableKey: Int64] = [:]
     /// The highest row id used, per table.
-    var highestRowIDs: [StackCore.TableKey: Int64] = [:]
+    @exclusivity(unchecked) var highestRowIDs: [StackCore.TableKey: Int64] = [:]
     /// Written objects with changed columns.
-    var dirtyWritten: [ObjectKey: StrataObject] = [:]
+    @exclusivity(unchecked) var dirtyWritten: [ObjectKey: StrataObject] = [:]
     /// The UPDATE text for each entity and set of changed columns seen, so that writing many
     /// objects changed alike builds it once.
     var updateSQL: [UpdateShape: String] = [:]
     /// Written objects deleted and not yet removed.
-    var pendingDeletes: [ObjectKey: StrataObject] = [:]
+    @exclusivity(unchecked) var pendingDeletes: [ObjectKey: StrataObject] = [:]
     /// Updates and deletions since the transaction began, for `hasChanges` and the commit notice.
-    var log = ChangeLog()
+    @exclusivity(unchecked) var log = ChangeLog()
     /// Storages with an open SQLite transaction.
-    var openTransactions: Set<Int32> = []
+    @exclusivity(unchecked) var openTransactions: Set<Int32> = []
     /// A problem found while creating objects, reported by the next commit.
-    var deferredError: StrataError?
+    @exclusivity(unchecked) var deferredError: StrataError?
     /// To-many relationships whose positions or link rows must be written.
     var changedToMany: [ToManyKey: (StrataObject, RelationshipLayout)] = [:]
     /// To-many relationships with `min` or `max` that changed, checked at commit.
@@ -74,7 +79,7 @@ final class ObjectContext {
     /// How conflicts found by that check are settled.
     var mergePolicy = MergePolicy.error
     /// Each changed object's values as last read or written, in column order (unsafe transactions).
-    var originals: [ObjectKey: [SQLValue]] = [:]
+    @exclusivity(unchecked) var originals: [ObjectKey: [SQLValue]] = [:]
     /// Whether any relationship changed since the last commit (the main context then reloads
     /// its to-many relationships).
     var relationshipsChanged = false

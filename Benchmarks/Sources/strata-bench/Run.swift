@@ -1,0 +1,174 @@
+import Foundation
+
+/// One way of doing the workloads.
+protocol Contender: Sendable {
+    var name: String { get }
+    func insert(_ rows: [Row], path: String) async throws -> Checksum
+    /// Decodes a JSON document of sources and imports them into a database holding the workload's
+    /// prefill; `rows` of the result is the table's row count afterwards.
+    func importUnique(_ json: Data, path: String) throws -> Checksum
+    func fetchAll(path: String) async throws -> Checksum
+    func smallQueries(path: String) async throws -> Checksum
+    func aggregate(path: String) async throws -> Checksum
+}
+
+/// `STRATA_BENCH_CONTENDERS=strata,raw` limits the run (for profiling one contender).
+let selected = ProcessInfo.processInfo.environment["STRATA_BENCH_CONTENDERS"].map { Set($0.split(separator: ",").map(String.init)) }
+let contenders: [any Contender] = [StrataContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
+let allWorkloads = ["insert"] + ImportSources.workloads + ["fetch", "small-queries", "aggregate"] + MigrationBench.workloads + [StreamBench.workload]
+    + MonitorBench.workloads
+let arguments = Array(CommandLine.arguments.dropFirst())
+let workloads = arguments.isEmpty ? allWorkloads : arguments
+let rounds = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_ROUNDS"] ?? "") ?? 5
+/// `STRATA_BENCH_SETUP_ONLY=1` does everything but the timed work, so that an instruction count of
+/// this run, subtracted from one of a whole run, is the timed work's (`Scripts/count-instructions.py`).
+let setupOnly = ProcessInfo.processInfo.environment["STRATA_BENCH_SETUP_ONLY"] == "1"
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+/// Runs the workloads named on the command line (all by default) and prints their figures;
+/// false when a contender's results differed from the others'.
+@MainActor
+func runBenchmarks() async throws -> Bool {
+    /// Each contender's database, filled once by its own insert, for the read workloads.
+    var prepared: [String: String] = [:]
+    for contender in contenders where workloads.contains(where: { ["fetch", "small-queries", "aggregate"].contains($0) }) {
+        let path = Scratch.path("\(contender.name)-read")
+        _ = try await contender.insert(Row.all, path: path)
+        prepared[contender.name] = path
+    }
+
+    var failed = false
+
+    // Migration workloads: Strata and the same SQL by hand; GRDB takes no part (its migrations are
+    // the app's own SQL, which is what the raw contender is).
+    for workload in workloads where MigrationBench.workloads.contains(workload) {
+        let model = MigrationBench.model(workload)
+        let seed = try await MigrationBench.seed(workload, model: model)
+        var timings: [String: [Double]] = [:]
+        var checksums: [String: Checksum] = [:]
+        for _ in 0..<rounds {
+            for contender in ["strata", "raw"] where selected?.contains(contender) ?? true {
+                let path = try MigrationBench.copy(seed, for: contender)
+                let start = ContinuousClock.now
+                if contender == "strata" {
+                    try await MigrationBench.strata(model, path: path)
+                } else {
+                    MigrationBench.raw(workload, model: model, path: path)
+                }
+                timings[contender, default: []].append(milliseconds(ContinuousClock.now - start))
+                checksums[contender] = MigrationBench.checksum(workload, path: path)
+            }
+        }
+        if let reference = checksums["raw"], let strata = checksums["strata"], strata != reference {
+            print("MISMATCH workload=\(workload) contender=strata got \(strata) expected \(reference)")
+            failed = true
+        }
+        let rawMedian = timings["raw"].map(median) ?? 0
+        for contender in ["strata", "raw"] {
+            guard let values = timings[contender] else { continue }
+            let value = median(values)
+            print("BENCH workload=\(workload) contender=\(contender) median_ms=\(String(format: "%.2f", value)) ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0))")
+        }
+    }
+
+    // Streaming: time and the rise of peak resident memory while reading 1,000,000 rows.
+    if workloads.contains(StreamBench.workload) {
+        let path = try await StreamBench.seed()
+        var timings: [String: [Double]] = [:]
+        var peaks: [String: [Double]] = [:]
+        var checksums: [String: Checksum] = [:]
+        for _ in 0..<rounds {
+            for contender in StreamBench.contenders where selected?.contains(contender.split(separator: "-").first.map(String.init) ?? contender) ?? true {
+                StreamBench.resetPeak()
+                let before = StreamBench.memory().resident
+                let start = ContinuousClock.now
+                checksums[contender] = try await StreamBench.run(contender, path: path)
+                timings[contender, default: []].append(milliseconds(ContinuousClock.now - start))
+                peaks[contender, default: []].append(Double(StreamBench.memory().peak - before) / 1024)
+            }
+        }
+        for (name, checksum) in checksums.sorted(by: { $0.key < $1.key }) where checksum != checksums["raw"] {
+            print("MISMATCH workload=\(StreamBench.workload) contender=\(name) got \(checksum) expected \(checksums["raw"].map(String.init(describing:)) ?? "none")")
+            failed = true
+        }
+        let rawMedian = timings["raw"].map(median) ?? 0
+        for contender in StreamBench.contenders {
+            guard let values = timings[contender], let peak = peaks[contender] else { continue }
+            let value = median(values)
+            print("BENCH workload=\(StreamBench.workload) contender=\(contender) median_ms=\(String(format: "%.2f", value)) "
+                  + "ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0)) peak_rss_rise_mib=\(String(format: "%.1f", median(peak)))")
+        }
+    }
+
+    // Monitors: the median time per change, from commit to the change at the consumer, one run each
+    // (2,000 changes); Strata's per-change cost as the list grows is printed beside GRDB's.
+    for workload in workloads where MonitorBench.workloads.contains(workload) {
+        let rows = MonitorBench.rows(workload)
+        var results: [String: (times: [Double], count: Int)] = [:]
+        if selected?.contains("strata") ?? true { results["strata"] = try await MonitorBench.strata(rows) }
+        if selected?.contains("grdb") ?? true { results["grdb"] = try await MonitorBench.grdb(rows) }
+        if let strata = results["strata"], let grdb = results["grdb"], strata.count != grdb.count || strata.times.count != grdb.times.count {
+            print("MISMATCH workload=\(workload) contender=strata got \(strata.count) objects, \(strata.times.count) changes; grdb \(grdb.count), \(grdb.times.count)")
+            failed = true
+        }
+        let grdbMedian = results["grdb"].map { median($0.times) } ?? 0
+        for contender in ["strata", "grdb"] {
+            guard let result = results[contender], !result.times.isEmpty else { continue }
+            let value = median(result.times)
+            print("BENCH workload=\(workload) contender=\(contender) median_ms=\(String(format: "%.3f", value)) "
+                  + "ratio_vs_grdb=\(String(format: "%.3f", grdbMedian > 0 ? value / grdbMedian : 0)) objects=\(result.count)")
+        }
+    }
+
+    for workload in workloads where !MigrationBench.workloads.contains(workload) && workload != StreamBench.workload
+        && !MonitorBench.workloads.contains(workload) {
+        var timings: [String: [Double]] = [:]
+        var checksums: [String: Checksum] = [:]
+        var importJSON: Data?
+        // Interleave contenders round by round so machine noise hits all of them alike.
+        for _ in 0..<rounds {
+            for contender in contenders {
+                // The import's starting database and JSON document are made before the clock starts.
+                var importPath = ""
+                if let imports = ImportSources.named(workload) {
+                    importPath = Scratch.path("\(contender.name)-\(workload)")
+                    _ = try await contender.insert(imports.prefill, path: importPath)
+                    if importJSON == nil { importJSON = imports.json() }
+                }
+                if setupOnly { continue }
+                let start = ContinuousClock.now
+                let checksum: Checksum
+                switch workload {
+                case "insert": checksum = try await contender.insert(Row.all, path: Scratch.path(contender.name))
+                case "import", "import-150k": checksum = try contender.importUnique(importJSON!, path: importPath)
+                case "fetch": checksum = try await contender.fetchAll(path: prepared[contender.name]!)
+                case "small-queries": checksum = try await contender.smallQueries(path: prepared[contender.name]!)
+                default: checksum = try await contender.aggregate(path: prepared[contender.name]!)
+                }
+                let elapsed = ContinuousClock.now - start
+                timings[contender.name, default: []].append(milliseconds(elapsed))
+                checksums[contender.name] = checksum
+            }
+        }
+        let reference = checksums["raw"]
+        for (name, checksum) in checksums.sorted(by: { $0.key < $1.key }) where reference != nil && checksum != reference {
+            print("MISMATCH workload=\(workload) contender=\(name) got \(checksum) expected \(reference.map(String.init(describing:)) ?? "none")")
+            failed = true
+        }
+        let rawMedian = timings["raw"].map(median) ?? 0
+        for contender in contenders {
+            guard let values = timings[contender.name] else { continue }
+            let value = median(values)
+            print("BENCH workload=\(workload) contender=\(contender.name) median_ms=\(String(format: "%.2f", value)) ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0))")
+        }
+    }
+    Scratch.clean()
+    return !failed
+}
