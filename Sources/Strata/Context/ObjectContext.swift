@@ -44,6 +44,9 @@ final class ObjectContext {
     /// The last `create` target, so a run of creates of one entity skips the lookups.
     @exclusivity(unchecked) var lastCreate: CreateTarget?
     /// Row ids reserved from the stack and not yet used, per table.
+    /// The block of row ids creates take from, and its table: kept out of `reservedIDs` while in
+    /// use, so a run of creates in one table needs no dictionary lookup.
+    @exclusivity(unchecked) var currentRowIDs: (table: StackCore.TableKey, block: Range<Int64>)?
     @exclusivity(unchecked) var reservedIDs: [StackCore.TableKey: Range<Int64>] = [:]
     /// The size of the last block reserved, per table.
     @exclusivity(unchecked) var blockSizes: [StackCore.TableKey: Int64] = [:]

@@ -22,7 +22,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     @exclusivity(unchecked) final var isInserted = false
     @exclusivity(unchecked) final var isWritten = false
     /// Whether the object was deleted in its context (or, in the main context, by a commit).
-    public final internal(set) var isDeleted = false
+    @exclusivity(unchecked) public final internal(set) var isDeleted = false
 
     /// Entity classes are created by transactions (`create(Into<T>())`) and fetches, never directly.
     public required init() {}
@@ -59,7 +59,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     open func setForeignKey(_ ordinal: Int, _ value: Int64?) {}
 
     /// Loaded to-many relationships: lineage relationship index to the related objects' keys.
-    final var toManyKeys: [Int: [ObjectKey]]?
+    @exclusivity(unchecked) final var toManyKeys: [Int: [ObjectKey]]?
 
     /// The destination of the to-one relationship at a lineage relationship index.
     public final func toOne<D: StrataObject>(_ relationship: Int, as type: D.Type = D.self) -> D? {
@@ -178,7 +178,8 @@ final class ContextToken {
 
     weak var context: ObjectContext?
     let kind: ObjectContext.Kind
-    var state: State
+    // Read by every setter; confined to the context's isolation domain like the context itself.
+    @exclusivity(unchecked) var state: State
 
     init(context: ObjectContext) {
         self.context = context
