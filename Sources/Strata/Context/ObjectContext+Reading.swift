@@ -84,17 +84,32 @@ extension ObjectContext {
         // fetch, and the registry then grows once instead of rehashing as it fills (registering
         // an object that was already there just finds it again).
         var result: [StrataObject] = []
-        let single = plan.hasEntityColumn ? nil : plan.kinds.first
         let hadObjects = registered.count > 0
-        while try statement.step() {
-            let row = statement.row
-            guard let kind = single ?? plan.kind(of: row) else { continue }
-            let key = ObjectKey(storage: storage.index, table: kind.table, rowID: row.int64(0))
-            if hadObjects, let existing = registered[key] {
-                result.append(existing)
-                continue
+        if !plan.hasEntityColumn, let single = plan.kinds.first {
+            // One kind of row: its layout and column map are taken once, not copied per row.
+            let layout = single.layout
+            try single.map.withUnsafeBufferPointer { (map) throws(StrataError) in
+                while try statement.step() {
+                    let row = statement.row
+                    let key = ObjectKey(storage: storage.index, table: single.table, rowID: row.int64(0))
+                    if hadObjects, let existing = registered[key] {
+                        result.append(existing)
+                        continue
+                    }
+                    result.append(read(row, layout: layout, map: map, key: key))
+                }
             }
-            result.append(read(row, kind: kind, key: key))
+        } else {
+            while try statement.step() {
+                let row = statement.row
+                guard let kind = plan.kind(of: row) else { continue }
+                let key = ObjectKey(storage: storage.index, table: kind.table, rowID: row.int64(0))
+                if hadObjects, let existing = registered[key] {
+                    result.append(existing)
+                    continue
+                }
+                result.append(read(row, kind: kind, key: key))
+            }
         }
         statement.reset()
         registered.reserve(result.count)
@@ -156,13 +171,17 @@ extension ObjectContext {
     /// A new object of this context, read from a row.
     @inline(__always)
     private func read(_ row: SQLiteRow, kind: FetchPlan.Kind, key: ObjectKey) -> StrataObject {
-        let object = kind.layout.type.init()
-        adopt(object, key: key, layout: kind.layout)
+        kind.map.withUnsafeBufferPointer { map in read(row, layout: kind.layout, map: map, key: key) }
+    }
+
+    /// A new object of `layout` read from a row through a column map.
+    @inline(__always)
+    private func read(_ row: SQLiteRow, layout: EntityLayout, map: UnsafeBufferPointer<Int32>, key: ObjectKey) -> StrataObject {
+        let object = layout.type.init()
+        adopt(object, key: key, layout: layout)
         object.isWritten = true
-        kind.map.withUnsafeBufferPointer { map in
-            var reader = RowReader(.statement(row), map: map)
-            object.readColumns(&reader)
-        }
+        var reader = RowReader(.statement(row), map: map)
+        object.readColumns(&reader)
         return object
     }
 

@@ -55,39 +55,45 @@ struct Registry {
     @inline(__always)
     mutating func object(for key: ObjectKey, orInsert make: () -> StrataObject) -> StrataObject {
         if (used + 1) * 4 > keys.count * 3 { grow() }
+        let place = locate(key)
+        if place.found, let object = objects[place.index] { return object }
+        let object = make()
+        store(object, for: key, at: place)
+        return object
+    }
+
+    /// Registers an object under a key, replacing any other, with one probe of the table.
+    private mutating func insert(_ object: StrataObject, for key: ObjectKey) {
+        if (used + 1) * 4 > keys.count * 3 { grow() }
+        store(object, for: key, at: locate(key))
+    }
+
+    /// Where a key is (`found`), or where it goes: the first removed slot on its probe path, else
+    /// the empty slot that ends the path.
+    @inline(__always)
+    private func locate(_ key: ObjectKey) -> (index: Int, found: Bool, reusesRemoved: Bool) {
         var index = slot(for: key)
         var reusable = -1
         while true {
             let stored = keys[index]
-            if stored == key, let object = objects[index] { return object }
+            if stored == key { return (index, true, false) }
             if stored == Self.empty { break }
             if stored == Self.removed, reusable < 0 { reusable = index }
             index = (index + 1) & mask
         }
-        let object = make()
-        if reusable >= 0 {
-            index = reusable
-        } else {
-            used += 1
-        }
-        keys[index] = key
-        objects[index] = object
-        count += 1
-        return object
+        return reusable >= 0 ? (reusable, false, true) : (index, false, false)
     }
 
-    private mutating func insert(_ object: StrataObject, for key: ObjectKey) {
-        var index = slot(for: key)
-        while true {
-            let stored = keys[index]
-            if stored == key {
-                objects[index] = object
-                return
-            }
-            if stored == Self.empty { break }
-            index = (index + 1) & mask
+    @inline(__always)
+    private mutating func store(_ object: StrataObject, for key: ObjectKey, at place: (index: Int, found: Bool, reusesRemoved: Bool)) {
+        if !place.found {
+            if !place.reusesRemoved { used += 1 }
+            count += 1
+            keys[place.index] = key
+        } else if objects[place.index] == nil {
+            count += 1
         }
-        _ = self.object(for: key) { object }
+        objects[place.index] = object
     }
 
     private mutating func remove(_ key: ObjectKey) {
