@@ -86,8 +86,10 @@ extension ObjectContext {
         var result: [StrataObject] = []
         let hadObjects = registered.count > 0
         if !plan.hasEntityColumn, let single = plan.kinds.first {
-            // One kind of row: its layout and column map are taken once, not copied per row.
+            // One kind of row: its layout, column map and the context's token are taken once,
+            // not per row.
             let layout = single.layout
+            let token = self.token
             try single.map.withUnsafeBufferPointer { (map) throws(StrataError) in
                 while try statement.step() {
                     let row = statement.row
@@ -96,7 +98,7 @@ extension ObjectContext {
                         result.append(existing)
                         continue
                     }
-                    result.append(read(row, layout: layout, map: map, key: key))
+                    result.append(read(row, layout: layout, map: map, key: key, token: token))
                 }
             }
         } else {
@@ -171,14 +173,16 @@ extension ObjectContext {
     /// A new object of this context, read from a row.
     @inline(__always)
     private func read(_ row: SQLiteRow, kind: FetchPlan.Kind, key: ObjectKey) -> StrataObject {
-        kind.map.withUnsafeBufferPointer { map in read(row, layout: kind.layout, map: map, key: key) }
+        kind.map.withUnsafeBufferPointer { map in read(row, layout: kind.layout, map: map, key: key, token: token) }
     }
 
     /// A new object of `layout` read from a row through a column map.
     @inline(__always)
-    private func read(_ row: SQLiteRow, layout: EntityLayout, map: UnsafeBufferPointer<Int32>, key: ObjectKey) -> StrataObject {
+    private func read(_ row: SQLiteRow, layout: EntityLayout, map: UnsafeBufferPointer<Int32>, key: ObjectKey, token: ContextToken) -> StrataObject {
         let object = layout.type.init()
-        adopt(object, key: key, layout: layout)
+        object.key = key
+        object.layout = layout
+        object.token = token
         object.isWritten = true
         var reader = RowReader(.statement(row), map: map)
         object.readColumns(&reader)

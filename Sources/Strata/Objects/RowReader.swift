@@ -12,7 +12,9 @@ public struct RowReader {
     }
 
     private let statement: OpaquePointer?
-    private let values: [SQLValue]
+    /// Captured values, when reading those; nil when reading a statement (so a reader of a row
+    /// retains no array).
+    private let values: [SQLValue]?
     /// Column index of each lineage ordinal; owned by the caller for as long as the reader is used.
     private let map: UnsafeBufferPointer<Int32>
     var ordinal = 0
@@ -21,7 +23,7 @@ public struct RowReader {
         switch source {
         case .statement(let row):
             statement = row.handle
-            values = []
+            values = nil
         case .values(let captured):
             statement = nil
             values = captured
@@ -38,28 +40,31 @@ public struct RowReader {
     @inline(__always)
     private func isNull(_ column: Int32) -> Bool {
         if let statement { return SQLiteRow(handle: statement).isNull(column) }
-        return values[Int(column)].isNull
+        return values?[Int(column)].isNull ?? true
     }
 
     private func value(_ column: Int32) -> SQLValue {
         if let statement { return SQLiteRow(handle: statement).value(column) }
-        return values[Int(column)]
+        return values?[Int(column)] ?? .null
     }
 
     @inline(__always)
     private func integer(_ column: Int32) -> Int64 {
         if let statement { return SQLiteRow(handle: statement).int64(column) }
+        guard let values else { return 0 }
         return Int64(sqlValue: values[Int(column)]) ?? 0
     }
 
     @inline(__always)
     private func real(_ column: Int32) -> Double {
         if let statement { return SQLiteRow(handle: statement).double(column) }
+        guard let values else { return 0 }
         return Double(sqlValue: values[Int(column)]) ?? 0
     }
 
     private func text(_ column: Int32) -> String {
         if let statement { return SQLiteRow(handle: statement).string(column) }
+        guard let values else { return "" }
         return String(sqlValue: values[Int(column)]) ?? ""
     }
 
