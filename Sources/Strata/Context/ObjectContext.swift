@@ -168,9 +168,11 @@ final class ObjectContext {
     }
 
     /// Forgets every change and every object; the objects it handed out can no longer change.
-    func reset() {
+    @discardableResult
+    func reset() -> ContextLeftovers {
         token.state = .finished
         token = ContextToken(context: self)
+        let leftovers = ContextLeftovers(registry: registered, log: log)
         registered.removeAll()
         unwritten.removeAll()
         created.removeAll()
@@ -186,6 +188,24 @@ final class ObjectContext {
         deletedLinks.removeAll()
         originals.removeAll()
         relationshipsChanged = false
+        return leftovers
+    }
+}
+
+/// The objects a reset context let go of, kept alive as long as this is: a transaction frees its
+/// objects after its caller has been answered, not before (100,000 objects take about 3% of a
+/// large insert's instructions to free).
+///
+/// `@unchecked Sendable` because it crosses into a closure the writer queue runs later: the
+/// objects are never read or changed again, only released, and only on the queue that owned
+/// them, serially after the transaction.
+struct ContextLeftovers: @unchecked Sendable {
+    private let registry: Registry
+    private let log: ChangeLog
+
+    fileprivate init(registry: Registry, log: ChangeLog) {
+        self.registry = registry
+        self.log = log
     }
 }
 

@@ -21,7 +21,9 @@ extension DataStack {
         let transaction = make(context)
         defer {
             transaction.isFinished = true
-            context.reset()
+            let leftovers = context.reset()
+            // Freed once the writer queue is free again, after the result is on its way.
+            writer.queue.async { withExtendedLifetime(leftovers) {} }
         }
         do {
             let value = try body(transaction)
