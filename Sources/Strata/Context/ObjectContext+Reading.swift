@@ -114,8 +114,7 @@ extension ObjectContext {
             }
         }
         statement.reset()
-        registered.reserve(result.count)
-        for object in result { registered[object.key] = object }
+        registered.insert(result)
         if kind == .main, registered.count > purgeThreshold { purge() }
         return result
     }

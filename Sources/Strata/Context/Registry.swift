@@ -24,6 +24,11 @@ struct Registry {
 
     @inline(__always)
     private func slot(for key: ObjectKey) -> Int {
+        Self.slot(for: key, mask: mask)
+    }
+
+    @inline(__always)
+    private static func slot(for key: ObjectKey, mask: Int) -> Int {
         let table = (UInt64(UInt32(bitPattern: key.table)) << 32 | UInt64(UInt32(bitPattern: key.storage))) &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: UInt64(bitPattern: key.rowID) &+ (table >> 40)) & mask
     }
@@ -49,6 +54,39 @@ struct Registry {
         var size = keys.count
         while (used + additional) * 4 > size * 3 { size <<= 1 }
         if size > keys.count { rehash(size: size) }
+    }
+
+    /// Registers a batch of objects (each replacing any object registered under its key), growing
+    /// the table once and probing it through raw buffers.
+    mutating func insert(_ batch: [StrataObject]) {
+        reserve(batch.count)
+        let mask = self.mask
+        var added = 0
+        var newSlots = 0
+        keys.withUnsafeMutableBufferPointer { keys in
+            objects.withUnsafeMutableBufferPointer { objects in
+                for object in batch {
+                    let key = object.key
+                    var index = Self.slot(for: key, mask: mask)
+                    var reusable = -1
+                    while true {
+                        let stored = keys[index]
+                        if stored == key { break }
+                        if stored == Self.empty {
+                            if reusable >= 0 { index = reusable } else { newSlots += 1 }
+                            keys[index] = key
+                            break
+                        }
+                        if stored == Self.removed, reusable < 0 { reusable = index }
+                        index = (index + 1) & mask
+                    }
+                    if objects[index] == nil { added += 1 }
+                    objects[index] = object
+                }
+            }
+        }
+        used += newSlots
+        count += added
     }
 
     /// The object for a key, or the one `make` creates, registered under the key.
