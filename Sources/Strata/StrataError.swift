@@ -39,6 +39,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case storageAlreadyAdded(configuration: String)
     /// Deleting an object was refused by a `deny` rule: it still has `count` related objects.
     case deleteDenied(entity: String, relationship: String, count: Int)
+    /// A transaction related objects of two storages (`configurations`: the source's, then the
+    /// destination's); SQLite cannot keep a relationship across files, so nothing was saved.
+    case crossStorageRelationship(entity: String, relationship: String, configurations: [String])
     /// A required attribute was never given a value.
     case missingValue(entity: String, attribute: String)
     /// Saving would break a `unique` attribute or uniqueness group.
@@ -116,6 +119,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "a storage for configuration '\(configuration)' was already added"
         case .deleteDenied(let entity, let relationship, let count):
             return "cannot delete a '\(entity)': its relationship '\(relationship)' denies deletion while it has related objects (\(count))"
+        case .crossStorageRelationship(let entity, let relationship, let configurations):
+            return "'\(entity).\(relationship)' cannot relate an object stored in configuration '\(configurations.first ?? "?")' "
+                + "to one stored in '\(configurations.last ?? "?")': a relationship cannot cross storages, so nothing was saved; "
+                + "create related objects in one storage"
         case .missingValue(let entity, let attribute):
             return "'\(entity).\(attribute)' is required but was never given a value"
         case .uniquenessViolation(let entity, let attributes):

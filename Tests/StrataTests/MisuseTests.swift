@@ -50,20 +50,3 @@ struct MisuseTests {
         #expect(stderr(of: result).contains("Strata: 'Animal' is abstract; create one of its subentities instead"))
     }
 }
-
-@Suite("Misuse across storages")
-struct CrossStorageMisuseTests {
-    @Test func relatingObjectsOfTwoStoragesTraps() async throws {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let stack = DataStack(splitHistory)
-            try stack.addStorageAndWait(InMemoryStore(configuration: "People"))
-            try stack.addStorageAndWait(InMemoryStore(configuration: "Pets"))
-            try stack.perform(synchronous: { transaction in
-                let person = transaction.create(Into<Person>())
-                transaction.create(Into<Dog>()).master = person
-            })
-        }
-        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(text.contains("Strata: 'Dog.master' was given a Person of another storage; relationships stay within one configuration's storage"))
-    }
-}

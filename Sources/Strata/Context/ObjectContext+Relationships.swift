@@ -36,7 +36,8 @@ extension ObjectContext {
     /// The keys of a to-many relationship: the loaded ones, or one query for all of them.
     func keys(of object: StrataObject, _ relationship: RelationshipLayout) -> [ObjectKey] {
         if let keys = object.toManyKeys?[relationship.index] { return keys }
-        guard object.isWritten || !object.isInserted, let destination = core.layout.entity(relationship.destination) else {
+        guard object.isWritten || !object.isInserted, storageHolds(relationship, of: object),
+              let destination = core.layout.entity(relationship.destination) else {
             object.toManyKeys = (object.toManyKeys ?? [:]).merging([relationship.index: []]) { $1 }
             return []
         }
@@ -82,6 +83,7 @@ extension ObjectContext {
     /// Sets a to-one relationship and keeps its inverse in step.
     func setToOne(_ object: StrataObject, relationship index: Int, to value: StrataObject?) {
         let relationship = relationship(index, of: object)
+        if let value, !sharesStorage(object, value, relationship) { return }
         let old = destination(of: object, relationship: index)
         guard old !== value else { return }
         relationshipsChanged = true
@@ -93,6 +95,7 @@ extension ObjectContext {
     /// Sets a to-many relationship and keeps every inverse in step.
     func setToMany(_ object: StrataObject, relationship index: Int, to values: [StrataObject]) {
         let relationship = relationship(index, of: object)
+        guard values.allSatisfy({ sharesStorage(object, $0, relationship) }) else { return }
         var seen: Set<ObjectKey> = []
         let unique = values.filter { seen.insert($0.key).inserted }
         let current = related(object, relationship: index)
@@ -105,6 +108,26 @@ extension ObjectContext {
             attach(object, to: added, inverseOf: relationship)
         }
         setKeys(unique.map(\.key), of: object, relationship)
+    }
+
+    /// Whether two objects are in one storage, as related objects must be; when they are not,
+    /// the transaction fails at commit with `crossStorageRelationship` (a setter cannot throw).
+    private func sharesStorage(_ object: StrataObject, _ destination: StrataObject, _ relationship: RelationshipLayout) -> Bool {
+        let (source, target) = (object.key.storage, destination.key.storage)
+        guard source != target, source >= 0, target >= 0 else { return true }
+        if deferredError == nil {
+            let configuration = { (index: Int32) in self.core.storages.first { $0.index == index }?.configuration ?? "?" }
+            deferredError = .crossStorageRelationship(entity: type(of: object).entityName, relationship: relationship.name,
+                                                      configurations: [configuration(source), configuration(target)])
+        }
+        return false
+    }
+
+    /// Whether an object's storage holds a relationship's destination entity: a relationship to
+    /// an entity of another configuration can never hold objects (they would be in another storage).
+    private func storageHolds(_ relationship: RelationshipLayout, of object: StrataObject) -> Bool {
+        guard object.key.storage >= 0, let storage = core.storages.first(where: { $0.index == object.key.storage }) else { return true }
+        return storage.entities.contains(relationship.destination)
     }
 
     /// Removes `source` from the inverse of `relationship` on `destination`.

@@ -165,15 +165,18 @@ extension ObjectContext {
 
     private func insertUnwritten() throws(StrataError) {
         var currentLayout: EntityLayout?
+        var currentStorage: Int32 = -1
         var statement: SQLiteStatement?
         var firstColumn: Int32 = 2
         for object in unwritten {
             guard let layout = object.layout else { continue }
-            if layout !== currentLayout {
+            // A run of one entity in one storage shares a statement; each storage has its own.
+            if layout !== currentLayout || object.key.storage != currentStorage {
                 let connection = try begin(object.key.storage)
                 let next = try connection.cachedStatement(layout.insertSQL)
                 statement = next
                 currentLayout = layout
+                currentStorage = object.key.storage
                 firstColumn = layout.entityCode == nil ? 2 : 3
             }
             guard let statement else { continue }

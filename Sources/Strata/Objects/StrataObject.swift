@@ -98,10 +98,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
         for object in objects where object.isDeleted {
             misuse("Strata: '\(Swift.type(of: self).entityName).\(property)' was given a deleted \(Swift.type(of: object).entityName)")
         }
-        for object in objects where object.key.storage != key.storage {
-            misuse("Strata: '\(Swift.type(of: self).entityName).\(property)' was given a \(Swift.type(of: object).entityName) of another storage; "
-                   + "relationships stay within one configuration's storage")
-        }
+        // Objects of two storages fail the commit with `crossStorageRelationship` (see `ObjectContext.setToOne`).
     }
 
     /// The value of a required attribute whose Swift type has no natural zero (a `Codable`),
