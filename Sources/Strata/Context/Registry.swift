@@ -2,8 +2,14 @@
 ///
 /// Row ids are mostly dense and ascending, so the slot is the row id plus a per-table offset:
 /// a fetch touches the table in order (few cache misses) and never runs SipHash, where a
-/// `Dictionary` would hash every row.
+/// `Dictionary` would hash every row. Because dense ids land in consecutive slots, probe runs stay
+/// short even at the high load the table allows (7/8), which halves its memory for large fetches
+/// against the usual 3/4.
 struct Registry {
+    /// Whether `occupied` slots of `size` are more than the table may hold.
+    @inline(__always)
+    private static func isOverfull(_ occupied: Int, _ size: Int) -> Bool { occupied * 8 > size * 7 }
+
     private static let empty = ObjectKey(storage: Int32.min, table: 0, rowID: 0)
     private static let removed = ObjectKey(storage: Int32.min, table: 1, rowID: 0)
 
@@ -52,7 +58,7 @@ struct Registry {
     /// Makes room for `additional` more entries, so a batch of inserts never rehashes midway.
     mutating func reserve(_ additional: Int) {
         var size = keys.count
-        while (used + additional) * 4 > size * 3 { size <<= 1 }
+        while Self.isOverfull(used + additional, size) { size <<= 1 }
         if size > keys.count { rehash(size: size) }
     }
 
@@ -92,7 +98,7 @@ struct Registry {
     /// The object for a key, or the one `make` creates, registered under the key.
     @inline(__always)
     mutating func object(for key: ObjectKey, orInsert make: () -> StrataObject) -> StrataObject {
-        if (used + 1) * 4 > keys.count * 3 { grow() }
+        if Self.isOverfull(used + 1, keys.count) { grow() }
         let place = locate(key)
         if place.found, let object = objects[place.index] { return object }
         let object = make()
@@ -102,7 +108,7 @@ struct Registry {
 
     /// Registers an object under a key, replacing any other, with one probe of the table.
     private mutating func insert(_ object: StrataObject, for key: ObjectKey) {
-        if (used + 1) * 4 > keys.count * 3 { grow() }
+        if Self.isOverfull(used + 1, keys.count) { grow() }
         store(object, for: key, at: locate(key))
     }
 
