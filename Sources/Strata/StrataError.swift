@@ -72,8 +72,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case notInConfiguration(entity: String, configuration: String, holding: [String])
     /// A monitored object does not exist: deleted, or never saved (its description, `Person #3`).
     case objectNotFound(String)
-    /// The transaction's closure threw an error of its own (its description).
-    case userError(String)
+    /// The transaction's closure threw an error of its own, carried unchanged (the `async` and
+    /// synchronous `perform` and `read` rethrow it as it was; completion handlers receive it here).
+    case userError(UserError)
 
     /// One sentence saying what happened and what to do.
     public var description: String {
@@ -152,8 +153,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "configuration '\(configuration)' does not hold '\(entity)'; it is stored in \(holding.joined(separator: ", "))"
         case .objectNotFound(let object):
             return "\(object) does not exist: it was deleted, or never saved; monitor an object the store holds"
-        case .userError(let description):
-            return "the transaction threw: \(description)"
+        case .userError(let error):
+            return "the transaction threw: \(error.description)"
         }
     }
 }

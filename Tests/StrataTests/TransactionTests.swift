@@ -61,7 +61,7 @@ struct TransactionTests {
         struct Oops: Error {}
         let stack = try makeStack()
         try await addPeople(["Ann"], to: stack)
-        await #expect(throws: StrataError.self) {
+        await #expect(throws: Oops.self) {
             try await stack.perform { transaction in
                 let person = transaction.create(Into<Person>())
                 person.name = "Ghost"

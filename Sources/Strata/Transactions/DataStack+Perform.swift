@@ -35,7 +35,7 @@ extension DataStack {
             return .failure(error)
         } catch {
             context.rollback()
-            return .failure(.userError(String(describing: error)))
+            return .failure(.userError(UserError(error)))
         }
     }
 
@@ -102,8 +102,9 @@ extension DataStack {
 
     /// Runs a transaction in the background and returns its result once committed and once the
     /// main context has seen the commit. It takes its turn with the asynchronous transactions
-    /// started before it.
-    public func perform<T: Sendable>(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws(StrataError) -> T {
+    /// started before it. Throws a ``StrataError``, or the error the closure threw, unchanged (so
+    /// `catch MyError.offline` matches it); either way nothing was saved.
+    public func perform<T: Sendable>(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws -> T {
         try await performReturning(task)
     }
 
@@ -113,11 +114,11 @@ extension DataStack {
     /// returned. Disfavoured, so that a closure whose value can be returned still returns it; it
     /// is chosen when the value is not `Sendable` (objects are explicitly not).
     @_disfavoredOverload
-    public func perform(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> Void) async throws(StrataError) {
+    public func perform(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> Void) async throws {
         try await performReturning(task)
     }
 
-    private func performReturning<T: Sendable>(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws(StrataError) -> T {
+    private func performReturning<T: Sendable>(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws -> T {
         let gate = self.gate
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
             gate.enqueue {
@@ -135,17 +136,18 @@ extension DataStack {
                 }
             }
         }
-        return try result.get()
+        return try result.mapError(\.rethrown).get()
     }
 
     /// Runs a transaction and waits for it. Called on the main actor, the main context is up to
     /// date when this returns; from elsewhere, the main context catches up asynchronously.
     /// Calling it from inside a transaction throws ``StrataError/synchronousPerformInsideTransaction``.
+    /// Throws a ``StrataError``, or the error the closure threw, unchanged.
     // Disfavoured so that `try await stack.perform { ... }` (a trailing closure, which drops the
     // `synchronous:` label) always means the asynchronous perform.
     @_disfavoredOverload
-    public func perform<T>(synchronous task: (SynchronousDataTransaction) throws -> T) throws(StrataError) -> T {
-        if writer.isOnQueue { throw .synchronousPerformInsideTransaction }
+    public func perform<T>(synchronous task: (SynchronousDataTransaction) throws -> T) throws -> T {
+        if writer.isOnQueue { throw StrataError.synchronousPerformInsideTransaction }
         let result = withoutActuallyEscaping(task) { task in
             UncheckedBox(writer.queue.sync { UncheckedBox(self.runTransaction(SynchronousDataTransaction.init, task)) }.value)
         }.value
@@ -154,7 +156,7 @@ extension DataStack {
             publish()
             return value
         case .failure(let error):
-            throw error
+            throw error.rethrown
         }
     }
 

@@ -15,7 +15,8 @@ extension DataStack {
     /// Runs `body` in a new read context on a background thread and returns its `Sendable` result.
     /// The whole body reads one snapshot of each store; the context is discarded after, and its
     /// connections (with their prepared statements) go back to a small pool for the next read.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (ReadTransaction) throws -> T) async throws(StrataError) -> T {
+    /// Throws a ``StrataError``, or the error `body` threw, unchanged.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (ReadTransaction) throws -> T) async throws -> T {
         let core = self.core
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
@@ -30,13 +31,13 @@ extension DataStack {
                 } catch let error as StrataError {
                     outcome = .failure(error)
                 } catch {
-                    outcome = .failure(.userError(String(describing: error)))
+                    outcome = .failure(.userError(UserError(error)))
                 }
                 // Connections go back to the pool before the caller resumes, so the next read finds them.
                 core.readers.giveBack(context.releaseConnections())
                 continuation.resume(returning: outcome)
             }
         }
-        return try result.get()
+        return try result.mapError(\.rethrown).get()
     }
 }
