@@ -31,6 +31,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case migrationFailed(file: String, from: String, to: String, reason: String)
     /// A configuration name the model does not define.
     case unknownConfiguration(String, available: [String])
+    /// A storage of a type Strata cannot open (only `SQLiteStore` and `InMemoryStore` can be);
+    /// nothing was added.
+    case unsupportedStorage(String)
     /// An entity lives in several added storages and the clause did not say which.
     case ambiguousConfiguration(entity: String, configurations: [String])
     /// No storage added to the stack holds this entity.
@@ -112,6 +115,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "migrating '\(file)' from '\(from)' to '\(to)' failed, and the store was left as it was: \(reason)"
         case .unknownConfiguration(let name, let available):
             return "the model has no configuration '\(name)'; it has \(available.joined(separator: ", "))"
+        case .unsupportedStorage(let type):
+            return "a storage of type '\(type)' cannot be opened: Strata opens SQLiteStore and InMemoryStore; nothing was added"
         case .ambiguousConfiguration(let entity, let configurations):
             return "'\(entity)' is stored in configurations \(configurations.joined(separator: ", ")); name one, as in Into<\(entity)>(\"\(configurations[0])\")"
         case .noStorage(let entity):

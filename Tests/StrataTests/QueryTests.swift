@@ -40,6 +40,21 @@ struct QueryTests {
         #expect(rows.map { $0["average(score)"] as? Double } == [3, 4, 5])
     }
 
+    /// `count` takes attributes (NULLs left out) and to-one relationships (unset ones left out);
+    /// over a to-many relationship it does not compile (`\.pets.count` counts in conditions).
+    @Test func countCountsValuesAndSetRelationships() async throws {
+        try await stack.perform { t in
+            let ann = try #require(try t.fetchOne(From<Person>().where(\.name == "Ann")))
+            t.create(Into<Dog>()).master = ann
+            t.create(Into<Dog>()).master = ann
+            _ = t.create(Into<Dog>())
+            try #require(try t.fetchOne(From<Person>().where(\.name == "Bob"))).nickname = "B"
+        }
+        #expect(try stack.queryValue(From<Dog>().select(Int.self, .count(\.master))) == 2)
+        #expect(try stack.queryValue(From<Person>().select(Int.self, .count(\.nickname))) == 1)
+        #expect(try stack.queryValue(From<Person>().select(Int.self, .count(\.age))) == 4)
+    }
+
     @Test func objectIDsCanBeSelected() throws {
         let rows = try stack.queryAttributes(From<Person>().where(\.name == "Bob").select(.objectID(), .attribute(\.name)))
         let id = try #require(rows.first?["objectID"] as? ObjectID<Person>)

@@ -88,6 +88,22 @@ struct StoreTests {
         #expect(throws: StrataError.noStorage(entity: "Person")) { try empty.fetchAll(From<Person>()) }
     }
 
+    /// A storage type Strata cannot open is refused by name, never opened as something else.
+    @Test func aStorageStrataCannotOpenIsRefused() async throws {
+        struct CloudStore: StorageInterface {
+            var configuration: String? { nil }
+            var description: String { "CloudStore" }
+        }
+        let stack = DataStack(Zoo.schemaHistory)
+        #expect(throws: StrataError.unsupportedStorage("CloudStore")) { try stack.addStorageAndWait(CloudStore()) }
+        await #expect(throws: StrataError.unsupportedStorage("CloudStore")) { try await stack.addStorage(CloudStore()) }
+        #expect(StrataError.unsupportedStorage("CloudStore").description
+                == "a storage of type 'CloudStore' cannot be opened: Strata opens SQLiteStore and InMemoryStore; nothing was added")
+        #expect(throws: StrataError.noStorage(entity: "Person")) { try stack.fetchAll(From<Person>()) }
+        try stack.addStorageAndWait(InMemoryStore())
+        #expect(try stack.fetchCount(From<Person>()) == 0)
+    }
+
     @Test func configurationsRouteEntitiesToTheirStorages() async throws {
         let stack = DataStack(splitHistory)
         try stack.addStorageAndWait(InMemoryStore(configuration: "People"))

@@ -67,8 +67,20 @@ public struct SelectTerm<T: StrataObject>: Sendable {
         SelectTerm(.sum, keyPath, alias: alias, as: V.self)
     }
 
-    /// How many objects have a value for the attribute, as an `Int`.
-    public static func count<V>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
+    /// How many objects have a value for an attribute (`count(name)`); an aggregate of a
+    /// to-many relationship does not compile: count its objects in a condition or an ordering
+    /// with `\.pets.count` instead.
+    public static func count<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
+        SelectTerm(.count, keyPath, alias: alias, as: Int.self)
+    }
+
+    /// How many objects have a value for an optional attribute (NULLs are not counted).
+    public static func count<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V?>, as alias: String? = nil) -> SelectTerm<T> {
+        SelectTerm(.count, keyPath, alias: alias, as: Int.self)
+    }
+
+    /// How many objects have a to-one relationship set.
+    public static func count<D: StrataObject>(_ keyPath: KeyPath<T, D?>, as alias: String? = nil) -> SelectTerm<T> {
         SelectTerm(.count, keyPath, alias: alias, as: Int.self)
     }
 

@@ -79,11 +79,14 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
             displayName = file.fileURL.path
             isInMemory = false
             options = file.localStorageOptions
-        } else {
+        } else if storage is InMemoryStore {
             path = FileManager.default.temporaryDirectory.appendingPathComponent("strata-memory-\(UUID().uuidString).sqlite").path
             displayName = "in-memory store"
             isInMemory = true
             options = []
+        } else {
+            // Nothing else can be opened; pretending (say, in memory) would lose the app's data at exit.
+            throw .unsupportedStorage(String(describing: type(of: storage)))
         }
         _ = try core.add(configuration: configuration, makeHandle: { index in
             StorageHandle(index: index, configuration: configuration, path: path, displayName: displayName, isInMemory: isInMemory, entities: entities,
