@@ -15,7 +15,7 @@ public class BaseDataTransaction: FetchingContext, CustomDebugStringConvertible 
     public var hasChanges: Bool { context.hasChanges }
 
     /// Creates an object; it is stored when the transaction commits.
-    @inlinable
+    @inlinable @discardableResult
     public func create<T: StrataObject>(_ into: Into<T>) -> T {
         unsafeDowncast(context.createObject(T.self, configuration: into.target), to: T.self)
     }
