@@ -35,4 +35,29 @@ struct DefaultStoreTests {
         let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(printed.contains("Strata: the migration chain of 'Zoo' names version 'V2', which its schema history does not have (versions: V1)"))
     }
+
+    /// CoreStore's spellings: `addStorageAndWait()` adds the default store, and a process-wide
+    /// default stack serves code written against `CoreStoreDefaults.dataStack`.
+    @Test func theDefaultStackAndStorageSpellings() async {
+        await #expect(processExitsWith: .success) {
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("strata-home-\(UUID().uuidString)")
+            setenv("XDG_DATA_HOME", home.path, 1)
+            setenv("HOME", home.path, 1)
+            StrataDefaults.dataStack = DataStack(Zoo.schemaHistory)
+            let store = try StrataDefaults.dataStack.addStorageAndWait()
+            try await StrataDefaults.dataStack.perform { t in t.create(Into<Person>()).name = "Ann" }
+            let count = try await MainActor.run { try StrataDefaults.dataStack.fetchCount(From<Person>()) }
+            guard store.fileURL == SQLiteStore.defaultFileURL, count == 1,
+                  FileManager.default.fileExists(atPath: store.fileURL.path) else { exit(1) }
+        }
+    }
+
+    @Test func readingTheDefaultStackBeforeSettingItTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = StrataDefaults.dataStack
+        }
+        let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(printed.contains("Strata: StrataDefaults.dataStack was read before it was set; "
+                                 + "set it at launch: StrataDefaults.dataStack = DataStack(MyModel.schemaHistory)"))
+    }
 }

@@ -51,6 +51,22 @@ public struct ConsoleLogger: StrataLogger {
 /// Process-wide settings.
 public enum StrataDefaults {
     private static let current = Mutex<any StrataLogger>(ConsoleLogger())
+    private static let defaultStack = Mutex<DataStack?>(nil)
+
+    /// The app's stack, for code written against CoreStore's `CoreStoreDefaults.dataStack`: set it
+    /// once at launch (`StrataDefaults.dataStack = DataStack(MyModel.schemaHistory)`), then use it
+    /// anywhere (`try await StrataDefaults.dataStack.perform { ... }`). Reading it before it is set
+    /// is a programming error that traps, saying so (a stack needs the app's model).
+    public static var dataStack: DataStack {
+        get {
+            guard let stack = defaultStack.withLock({ $0 }) else {
+                misuse("Strata: StrataDefaults.dataStack was read before it was set; "
+                       + "set it at launch: StrataDefaults.dataStack = DataStack(MyModel.schemaHistory)")
+            }
+            return stack
+        }
+        set { defaultStack.withLock { $0 = newValue } }
+    }
 
     /// The logger every stack uses; a ``ConsoleLogger`` at `notice` unless you set another.
     public static var logger: any StrataLogger {

@@ -45,6 +45,13 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
         return storage
     }
 
+    /// Adds a `SQLiteStore()` (the app's file in ``SQLiteStore/defaultDirectory``) and waits until
+    /// it is open, as CoreStore's `addStorageAndWait()` does.
+    @discardableResult
+    public func addStorageAndWait() throws(StrataError) -> SQLiteStore {
+        try addStorageAndWait(SQLiteStore())
+    }
+
     /// Adds a storage without blocking the caller, migrating a store at an older version through
     /// every step of the chain (in one transaction: on failure the file is left as it was).
     /// `progress`, if given, is called as the migration advances, on the stack's writer queue.
