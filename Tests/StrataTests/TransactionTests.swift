@@ -57,6 +57,19 @@ struct TransactionTests {
         #expect(try stack.fetchCount(From<Person>()) == 1)
     }
 
+    /// CoreStore's `perform(synchronous:waitForAllObservers:)`: false lets the main context see the
+    /// commit on the main queue's next turn rather than before the call returns.
+    @Test func synchronousTransactionsCanLeaveObserversForLater() async throws {
+        let stack = try makeStack()
+        #expect(try stack.fetchCount(From<Person>()) == 0)
+        try stack.perform(synchronous: { t in t.create(Into<Person>()).name = "Later" }, waitForAllObservers: false)
+        #expect(try stack.fetchCount(From<Person>()) == 0, "the main context still reads its snapshot")
+        await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+        #expect(try stack.fetchCount(From<Person>()) == 1)
+        try stack.perform(synchronous: { t in t.create(Into<Person>()).name = "Now" }, waitForAllObservers: true)
+        #expect(try stack.fetchCount(From<Person>()) == 2)
+    }
+
     @Test func aThrowingClosureRollsBackEverything() async throws {
         struct Oops: Error {}
         let stack = try makeStack()

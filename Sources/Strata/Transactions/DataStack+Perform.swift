@@ -147,13 +147,21 @@ extension DataStack {
     // `synchronous:` label) always means the asynchronous perform.
     @_disfavoredOverload
     public func perform<T>(synchronous task: (SynchronousDataTransaction) throws -> T) throws -> T {
+        try perform(synchronous: task, waitForAllObservers: true)
+    }
+
+    /// `perform(synchronous:)` as CoreStore spells it: with `waitForAllObservers` false, the main
+    /// context and its observers see the commit on the main actor's next turn, even when called
+    /// on the main thread, instead of before this returns.
+    @_disfavoredOverload
+    public func perform<T>(synchronous task: (SynchronousDataTransaction) throws -> T, waitForAllObservers: Bool) throws -> T {
         if writer.isOnQueue { throw StrataError.synchronousPerformInsideTransaction }
         let result = withoutActuallyEscaping(task) { task in
             UncheckedBox(writer.queue.sync { UncheckedBox(self.runTransaction(SynchronousDataTransaction.init, task)) }.value)
         }.value
         switch result {
         case .success(let value):
-            publish()
+            if waitForAllObservers { publish() } else { deliver {} }
             return value
         case .failure(let error):
             throw error.rethrown
