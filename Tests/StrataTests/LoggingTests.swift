@@ -15,6 +15,22 @@ final class RecordingLogger: StrataLogger {
     }
 }
 
+/// Keeps the error values `log(error:)` receives, and says when `assert` fails, as CoreStore
+/// loggers do.
+final class ErrorKeepingLogger: StrataLogger {
+    let errors = Mutex<[StrataError]>([])
+
+    func log(level: LogLevel, message: @autoclosure () -> String, file: StaticString, line: UInt) {}
+
+    func log(error: StrataError, message: @autoclosure () -> String, file: StaticString, line: UInt) {
+        errors.withLock { $0.append(error) }
+    }
+
+    func assert(_ condition: @autoclosure () -> Bool, message: @autoclosure () -> String, file: StaticString, line: UInt) {
+        if !condition() { FileHandle.standardError.write(Data("asserted by the app's logger: \(message())\n".utf8)) }
+    }
+}
+
 /// A place swift-log records go.
 final class RecordBox: Sendable {
     let records = Mutex<[String]>([])
@@ -49,6 +65,27 @@ struct LoggingTests {
         let messages = recorder.messages.withLock { $0 }
         #expect(messages.contains { $0.0 == .notice && $0.1 == "added InMemoryStore for configuration 'Default' of Zoo V1" })
         #expect(messages.contains { $0.0 == .warning && $0.1 == "a transaction was rolled back: 'Person.name' is required but was never given a value" })
+    }
+
+    @Test func aLoggerReceivesTheErrorValue() async throws {
+        let keeper = ErrorKeepingLogger()
+        let previous = StrataDefaults.logger
+        StrataDefaults.logger = keeper
+        defer { StrataDefaults.logger = previous }
+        let stack = DataStack(Zoo.schemaHistory)
+        try stack.addStorageAndWait(InMemoryStore())
+        _ = try? await stack.perform { transaction in transaction.create(Into<Person>()).age = 1 }
+        #expect(keeper.errors.withLock { $0 }.contains(.missingValue(entity: "Person", attribute: "name")))
+    }
+
+    @Test func aLoggerSeesFailedAssertionsBeforeTheProcessStops() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            StrataDefaults.logger = ErrorKeepingLogger()
+            let stack = try makeStack()
+            try await stack.perform { transaction in _ = transaction.create(Into<Animal>()) }
+        }
+        let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(printed.contains("asserted by the app's logger: Strata: 'Animal' is abstract; create one of its subentities instead"))
     }
 
     @Test func theSwiftLogBridgeMapsLevels() {

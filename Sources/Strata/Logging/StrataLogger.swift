@@ -30,6 +30,28 @@ public enum LogLevel: Int, Sendable, Comparable, CustomStringConvertible {
 public protocol StrataLogger: Sendable {
     /// Records a message; `message` is only evaluated when the level is enabled.
     func log(level: LogLevel, message: @autoclosure () -> String, file: StaticString, line: UInt)
+
+    /// Records an error Strata is about to report (a transaction rolled back), with the error
+    /// value itself, as CoreStore's `log(error:message:)`. By default, a `warning` reading
+    /// `message: error`.
+    func log(error: StrataError, message: @autoclosure () -> String, file: StaticString, line: UInt)
+
+    /// Records a failed check of a programming error just before Strata stops the process (a
+    /// setter outside a transaction, an abstract entity created), as CoreStore's `assert`. By
+    /// default, a `fatal` message when `condition` is false.
+    func assert(_ condition: @autoclosure () -> Bool, message: @autoclosure () -> String, file: StaticString, line: UInt)
+}
+
+extension StrataLogger {
+    /// Logs the error as a `warning`: `message: error`.
+    public func log(error: StrataError, message: @autoclosure () -> String, file: StaticString, line: UInt) {
+        log(level: .warning, message: message() + ": " + error.description, file: file, line: line)
+    }
+
+    /// Logs `message` as `fatal` when `condition` is false.
+    public func assert(_ condition: @autoclosure () -> Bool, message: @autoclosure () -> String, file: StaticString, line: UInt) {
+        if !condition() { log(level: .fatal, message: message(), file: file, line: line) }
+    }
 }
 
 /// Writes messages at or above a level to standard error as `[Strata] warning: ...`.

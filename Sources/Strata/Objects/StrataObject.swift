@@ -187,7 +187,7 @@ final class ContextToken {
 
 /// Logs a programming error at `fatal`, then stops the process with the same message.
 func misuse(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
-    log(.fatal, message, file: file, line: line)
+    StrataDefaults.logger.assert(false, message: message, file: file, line: line)
     preconditionFailure(message, file: file, line: line)
 }
 

@@ -31,7 +31,7 @@ extension DataStack {
             return .success(value)
         } catch let error as StrataError {
             context.rollback()
-            if error != .userCancelled { log(.warning, "a transaction was rolled back: \(error)") }
+            if error != .userCancelled { StrataDefaults.logger.log(error: error, message: "a transaction was rolled back", file: #fileID, line: #line) }
             return .failure(error)
         } catch {
             context.rollback()
