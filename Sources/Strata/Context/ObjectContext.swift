@@ -199,6 +199,8 @@ final class ObjectContext {
 /// `@unchecked Sendable` because it crosses into a closure the writer queue runs later: the
 /// objects are never read or changed again, only released, and only on the queue that owned
 /// them, serially after the transaction.
+// Sound to mark `@unchecked Sendable`: the one closure it crosses into runs on the writer queue that
+// owned these objects, after the transaction ended, and does nothing with them but release them.
 struct ContextLeftovers: @unchecked Sendable {
     private let registry: Registry
     private let log: ChangeLog
