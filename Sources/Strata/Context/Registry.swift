@@ -73,21 +73,13 @@ struct Registry {
             objects.withUnsafeMutableBufferPointer { objects in
                 for object in batch {
                     let key = object.key
-                    var index = Self.slot(for: key, mask: mask)
-                    var reusable = -1
-                    while true {
-                        let stored = keys[index]
-                        if stored == key { break }
-                        if stored == Self.empty {
-                            if reusable >= 0 { index = reusable } else { newSlots += 1 }
-                            keys[index] = key
-                            break
-                        }
-                        if stored == Self.removed, reusable < 0 { reusable = index }
-                        index = (index + 1) & mask
+                    let place = Self.locate(key, in: UnsafeBufferPointer(keys), mask: mask)
+                    if !place.found {
+                        if !place.reusesRemoved { newSlots += 1 }
+                        keys[place.index] = key
                     }
-                    if objects[index] == nil { added += 1 }
-                    objects[index] = object
+                    if objects[place.index] == nil { added += 1 }
+                    objects[place.index] = object
                 }
             }
         }
@@ -116,13 +108,19 @@ struct Registry {
     /// the empty slot that ends the path.
     @inline(__always)
     private func locate(_ key: ObjectKey) -> (index: Int, found: Bool, reusesRemoved: Bool) {
-        var index = slot(for: key)
+        keys.withUnsafeBufferPointer { Self.locate(key, in: $0, mask: mask) }
+    }
+
+    /// `locate` over the key buffer itself, for loops that already hold it.
+    @inline(__always)
+    private static func locate(_ key: ObjectKey, in keys: UnsafeBufferPointer<ObjectKey>, mask: Int) -> (index: Int, found: Bool, reusesRemoved: Bool) {
+        var index = slot(for: key, mask: mask)
         var reusable = -1
         while true {
             let stored = keys[index]
             if stored == key { return (index, true, false) }
-            if stored == Self.empty { break }
-            if stored == Self.removed, reusable < 0 { reusable = index }
+            if stored == empty { break }
+            if stored == removed, reusable < 0 { reusable = index }
             index = (index + 1) & mask
         }
         return reusable >= 0 ? (reusable, false, true) : (index, false, false)
