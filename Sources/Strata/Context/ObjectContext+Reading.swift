@@ -19,6 +19,7 @@ extension ObjectContext {
     /// `selectingSortValues` each sort key's value is selected after the columns, for merging.
     func plan<T: StrataObject>(_ chain: FetchChainBuilder<T>, layout: EntityLayout, tweak: Tweak? = nil,
                                selectingSortValues: Bool = false) throws(StrataError) -> (plan: FetchPlan, sortKeys: [(sql: String, ascending: Bool)]) {
+        try chain.tweak.validate()
         var compiler = ExpressionCompiler(core: core, entity: layout)
         var conditions: [SQLFragment] = []
         for condition in chain.conditions { conditions.append(try compiler.compile(condition.expression)) }

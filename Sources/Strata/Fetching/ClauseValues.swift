@@ -38,6 +38,8 @@ extension Tweak: CustomStringConvertible {
         if let limit { parts.append("limit: \(limit)") }
         if let offset { parts.append("offset: \(offset)") }
         if !includesPendingChanges { parts.append("includesPendingChanges: false") }
+        if !includesSubentities { parts.append("includesSubentities: false") }
+        if returnsDistinctResults { parts.append("returnsDistinctResults: true") }
         return "Tweak(" + parts.joined(separator: ", ") + ")"
     }
 }

@@ -36,7 +36,8 @@ struct FetchPlan {
         var selected: [String] = [StoreLayout.idColumn]
         if table.hasEntityColumn { selected.append(StoreLayout.entityColumn) }
         var kinds: [Kind?] = Array(repeating: nil, count: table.entities.count + 1)
-        for name in entity.subtree {
+        let scope = FetchPlan.scope(of: entity, tweak)
+        for name in scope {
             guard let member = core.layout.entity(name) else { continue }
             var map: [Int32] = []
             for column in member.columns {
@@ -54,19 +55,26 @@ struct FetchPlan {
         let columns = selected.map { "t." + SQLFragment.quote($0) } + extraColumns
         var sql = SQLFragment("SELECT " + columns.joined(separator: ", ") + " FROM " + SQLFragment.quote(table.name) + " AS t")
         for join in joins { sql = sql + " " + join }
-        let filters = FetchPlan.entityFilter(entity, core: core).map { [$0] + conditions } ?? conditions
+        let filters = FetchPlan.entityFilter(entity, scope: scope, core: core).map { [$0] + conditions } ?? conditions
         if !filters.isEmpty { sql = sql + " WHERE " + filters.map(\.parenthesized).joined(separator: " AND ") }
         if !orderBy.isEmpty { sql = sql + " ORDER BY " + orderBy.joined(separator: ", ") }
         sql = sql + FetchPlan.limitClause(tweak)
         self.sql = sql
     }
 
-    /// The condition that keeps a shared table's rows to `entity` and its subentities, or nil
-    /// when every row of the table qualifies.
-    static func entityFilter(_ entity: EntityLayout, core: StackCore, alias: String = "t") -> SQLFragment? {
+    /// The entities whose objects a fetch of `entity` returns: it and its subentities, or it
+    /// alone when the tweak leaves subentities out.
+    static func scope(of entity: EntityLayout, _ tweak: Tweak) -> [String] {
+        tweak.includesSubentities ? entity.subtree : [entity.name]
+    }
+
+    /// The condition that keeps a shared table's rows to the entities of `scope` (by default
+    /// `entity` and its subentities), or nil when every row of the table qualifies.
+    static func entityFilter(_ entity: EntityLayout, scope: [String]? = nil, core: StackCore, alias: String = "t") -> SQLFragment? {
         let table = core.layout.tables[entity.tableIndex]
-        guard table.hasEntityColumn, entity.subtree.count < table.entities.count else { return nil }
-        let codes = entity.subtree.compactMap { core.layout.entity($0)?.entityCode }.map(String.init).joined(separator: ", ")
+        let scope = scope ?? entity.subtree
+        guard table.hasEntityColumn, scope.count < table.entities.count else { return nil }
+        let codes = scope.compactMap { core.layout.entity($0)?.entityCode }.map(String.init).joined(separator: ", ")
         return SQLFragment(alias + "." + SQLFragment.quote(StoreLayout.entityColumn) + " IN (" + codes + ")")
     }
 

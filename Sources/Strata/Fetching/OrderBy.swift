@@ -35,22 +35,3 @@ public struct OrderBy<T: StrataObject>: Sendable, Hashable {
     /// Appends the right side's keys.
     public static func += (lhs: inout OrderBy<T>, rhs: OrderBy<T>) { lhs = lhs + rhs }
 }
-
-/// Fine adjustments of a fetch or query.
-public struct Tweak: Sendable, Hashable {
-    /// At most this many results.
-    public var limit: Int?
-    /// Skip this many results first.
-    public var offset: Int?
-    /// Inside a transaction, whether results include the transaction's own unsaved changes
-    /// (default true). Without them, the fetch reads what is committed.
-    public var includesPendingChanges = true
-
-    /// No adjustments.
-    public init() {}
-
-    /// Adjustments made by a closure: `Tweak { $0.limit = 10 }`.
-    public init(_ adjust: (inout Tweak) -> Void) {
-        adjust(&self)
-    }
-}

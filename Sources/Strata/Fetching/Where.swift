@@ -26,6 +26,12 @@ public struct Where<T: StrataObject>: Sendable, Hashable {
         self.init(.constant(value))
     }
 
+    /// The same condition, with the entity named where a key path needs it:
+    /// `Where<Person>(\.age > 30)` as a separate clause of a fetch.
+    public init(_ clause: Where<T>) {
+        self.init(clause.expression)
+    }
+
     /// A raw SQL condition over the entity's table; `?` placeholders take `arguments` in order.
     /// Column names are the storage keys; quote them with double quotes.
     public init(sql: String, _ arguments: any QueryableAttributeType...) {

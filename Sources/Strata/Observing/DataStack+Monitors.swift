@@ -6,6 +6,22 @@ extension DataStack {
         try ListMonitor(stack: self, chain: fetch.fetchChain, sectionBy: nil)
     }
 
+    /// A monitor of a fetch's objects with clauses as separate arguments:
+    /// `stack.monitorList(From<Person>(), Where<Person>(\.age > 30), OrderBy<Person>(.ascending(\.name)))`
+    /// (see ``FetchClause``).
+    @MainActor
+    public func monitorList<T>(_ from: From<T>, _ clauses: any FetchClause...) throws(StrataError) -> ListMonitor<T> {
+        try monitorList(from.refined(by: clauses))
+    }
+
+    /// A monitor of a fetch's objects grouped into sections, with clauses as separate arguments:
+    /// `stack.monitorSectionedList(From<Person>(), SectionBy<Person>(\.city), OrderBy<Person>(.ascending(\.city)))`.
+    @MainActor
+    public func monitorSectionedList<T>(_ from: From<T>, _ sectionBy: SectionBy<T>,
+                                        _ clauses: any FetchClause...) throws(StrataError) -> ListMonitor<T> {
+        try monitorSectionedList(from.refined(by: clauses).sectionBy(sectionBy))
+    }
+
     /// A monitor of a fetch's objects grouped into sections:
     /// `stack.monitorSectionedList(From<Person>().sectionBy(\.city).orderBy(.ascending(\.name)))`.
     @MainActor

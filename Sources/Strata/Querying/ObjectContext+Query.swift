@@ -19,7 +19,8 @@ extension ObjectContext {
         var conditions: [SQLFragment] = []
         for condition in builder.fetch.conditions { conditions.append(try compiler.compile(condition.expression)) }
         let table = core.layout.tables[layout.tableIndex]
-        if let filter = FetchPlan.entityFilter(layout, core: core) { conditions.insert(filter, at: 0) }
+        try builder.fetch.tweak.validate()
+        if let filter = FetchPlan.entityFilter(layout, scope: FetchPlan.scope(of: layout, builder.fetch.tweak), core: core) { conditions.insert(filter, at: 0) }
         var groups: [String] = []
         for group in builder.groupBy {
             switch group {
@@ -28,7 +29,8 @@ extension ObjectContext {
             }
         }
         let order = try compiler.compile(builder.fetch.sortKeys)
-        var sql = SQLFragment("SELECT " + columns.joined(separator: ", ") + " FROM " + SQLFragment.quote(table.name) + " AS t")
+        let distinct = builder.fetch.tweak.returnsDistinctResults ? "DISTINCT " : ""
+        var sql = SQLFragment("SELECT " + distinct + columns.joined(separator: ", ") + " FROM " + SQLFragment.quote(table.name) + " AS t")
         for join in compiler.joins { sql = sql + " " + join }
         if !conditions.isEmpty { sql = sql + " WHERE " + conditions.map(\.parenthesized).joined(separator: " AND ") }
         if !groups.isEmpty { sql = sql + " GROUP BY " + groups.joined(separator: ", ") }

@@ -26,10 +26,24 @@ public struct QueryChainBuilder<T: StrataObject, R>: Sendable {
         return copy
     }
 
-    /// Adjusts limit and offset.
+    /// Appends the keys of an `OrderBy`.
+    public func orderBy(_ orderBy: OrderBy<T>) -> QueryChainBuilder<T, R> {
+        var copy = self
+        copy.fetch = fetch.orderBy(orderBy)
+        return copy
+    }
+
+    /// Adjusts limit, offset, subentities or distinct rows.
     public func tweak(_ adjust: (inout Tweak) -> Void) -> QueryChainBuilder<T, R> {
         var copy = self
         copy.fetch = fetch.tweak(adjust)
+        return copy
+    }
+
+    /// Replaces the adjustments.
+    public func tweak(_ tweak: Tweak) -> QueryChainBuilder<T, R> {
+        var copy = self
+        copy.fetch = fetch.tweak(tweak)
         return copy
     }
 

@@ -51,6 +51,13 @@ public class BaseDataTransaction: FetchingContext, CustomDebugStringConvertible 
         return objects.count
     }
 
+    /// Deletes every object a fetch with clauses as separate arguments finds; returns how many:
+    /// `transaction.deleteAll(From<Person>(), Where<Person>(\.age > 90))` (see ``FetchClause``).
+    @discardableResult
+    public func deleteAll<T>(_ from: From<T>, _ clauses: any FetchClause...) throws(StrataError) -> Int {
+        try deleteAll(from.refined(by: clauses))
+    }
+
     /// This transaction's instance of an object from any context; nil when it no longer exists.
     public func fetchExisting<T: StrataObject>(_ object: T) -> T? {
         if object.token === context.token { return object.isDeleted ? nil : object }
@@ -68,8 +75,17 @@ public class BaseDataTransaction: FetchingContext, CustomDebugStringConvertible 
         objects.compactMap { fetchExisting($0) }
     }
 
+    // Disfavoured so that an array of IDs, which both forms accept, picks the array form below
+    // rather than being ambiguous.
     /// This transaction's instances for several IDs, skipping those that no longer exist.
+    @_disfavoredOverload
     public func fetchExisting<T: StrataObject, S: Sequence>(_ objectIDs: S) -> [T] where S.Element == ObjectID<T> {
+        objectIDs.compactMap { fetchExisting($0) }
+    }
+
+    /// The instances for an array of IDs, skipping those that no longer exist. Needs no type
+    /// annotation: `let people = transaction.fetchExisting(ids)`.
+    public func fetchExisting<T: StrataObject>(_ objectIDs: [ObjectID<T>]) -> [T] {
         objectIDs.compactMap { fetchExisting($0) }
     }
 

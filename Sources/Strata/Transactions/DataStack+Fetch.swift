@@ -56,9 +56,19 @@ extension DataStack {
         objects.compactMap { fetchExisting($0) }
     }
 
+    // Disfavoured so that an array of IDs, which both forms accept, picks the array form below
+    // rather than being ambiguous.
     /// The main context's instances for several IDs, skipping those that no longer exist.
     @MainActor
+    @_disfavoredOverload
     public func fetchExisting<T: StrataObject, S: Sequence>(_ objectIDs: S) -> [T] where S.Element == ObjectID<T> {
+        objectIDs.compactMap { fetchExisting($0) }
+    }
+
+    /// The instances for an array of IDs, skipping those that no longer exist. Needs no type
+    /// annotation: `let people = stack.fetchExisting(ids)`.
+    @MainActor
+    public func fetchExisting<T: StrataObject>(_ objectIDs: [ObjectID<T>]) -> [T] {
         objectIDs.compactMap { fetchExisting($0) }
     }
 }

@@ -24,6 +24,7 @@ struct MonitoredFetch {
 
     init<T: StrataObject>(_ chain: FetchChainBuilder<T>, sectionBy: SectionBy<T>?, context: ObjectContext) throws(StrataError) {
         let core = context.core
+        try chain.tweak.validate()
         let entity = try context.entityLayout(T.self)
         self.entity = entity
         storage = try core.storage(for: entity.name, configurations: chain.from.configurations)
@@ -48,7 +49,8 @@ struct MonitoredFetch {
         columns += sortKeys.map(\.sql)
         var base = SQLFragment("SELECT " + columns.joined(separator: ", ") + " FROM " + SQLFragment.quote(tableLayout.name) + " AS t")
         for join in compiler.joins { base = base + " " + join }
-        let filters = FetchPlan.entityFilter(entity, core: core).map { [$0] + conditions } ?? conditions
+        let scope = FetchPlan.scope(of: entity, chain.tweak)
+        let filters = FetchPlan.entityFilter(entity, scope: scope, core: core).map { [$0] + conditions } ?? conditions
         let whereClause = filters.map(\.parenthesized).joined(separator: " AND ")
         var all = filters.isEmpty ? base : base + " WHERE " + whereClause
         all = all + " ORDER BY " + (ExpressionCompiler.orderTerms(sortKeys + [(id, true)]).map(\.text)).joined(separator: ", ")
@@ -58,7 +60,7 @@ struct MonitoredFetch {
         joinedTables = compiler.joinedTables
         readsAllOnChange = compiler.usesRawSQL || chain.tweak.limit != nil || chain.tweak.offset != nil
         var names: [Int64: String] = [:]
-        for name in entity.subtree { if let layout = core.layout.entity(name) { names[layout.entityCode ?? 0] = name } }
+        for name in scope { if let layout = core.layout.entity(name) { names[layout.entityCode ?? 0] = name } }
         entityNames = names
     }
 
