@@ -547,6 +547,29 @@ struct MigrationTests {
         #expect(progress.completedUnitCount == 2_000)
     }
 
+    @MainActor @Test func theCompletionFormMigratesAndReportsOnTheMainActor() async throws {
+        let url = temporaryStoreURL("Farm.sqlite")
+        try Self.seedV1(url)
+        let barn = EntityDescription("Barn", attributes: Self.barnV1.attributes + [AttributeDescription("color", .string, optional: true)],
+                                     relationships: Self.barnV1.relationships)
+        let stack = DataStack(M.history([Self.v1, M.version("V2", [barn, Self.cowV1, Self.tagV1], mark: 2)], current: "V2"))
+        var progress: Progress?
+        let result: Result<SQLiteStore, StrataError> = await withCheckedContinuation { continuation in
+            progress = stack.addStorage(SQLiteStore(fileURL: url)) { result in
+                MainActor.assertIsolated()
+                continuation.resume(returning: result)
+            }
+        }
+        #expect(try result.get().fileURL == url)
+        #expect(progress?.completedUnitCount == progress?.totalUnitCount)
+        #expect(try stack.requiredMigrations(for: SQLiteStore(fileURL: url)).isEmpty)
+
+        let failed: Result<InMemoryStore, StrataError> = await withCheckedContinuation { continuation in
+            stack.addStorage(InMemoryStore(configuration: "Nowhere")) { continuation.resume(returning: $0) }
+        }
+        #expect(throws: StrataError.unknownConfiguration("Nowhere", available: ["Default"])) { try failed.get() }
+    }
+
     @Test func theStreamThrowsWhatAddingThrows() async throws {
         let url = temporaryStoreURL("Farm.sqlite")
         try Self.seedV1(url)

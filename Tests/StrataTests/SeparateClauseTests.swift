@@ -38,6 +38,13 @@ struct SeparateClauseTests {
             == From<Person>().where(\.age > 10).orderBy(.ascending(\.name)).tweak { $0.limit = 2 })
     }
 
+    @Test func chainsStartWithoutParentheses() throws {
+        #expect(try stack.fetchOne(From<Person>.where(\.name == "Cid"))?.age == 30)
+        #expect(From<Person>.where(\.name == "Cid") == From<Person>().where(\.name == "Cid"))
+        #expect(try stack.fetchAll(From<Person>.orderBy(.descending(\.age))).first?.name == "Dee")
+        #expect(try stack.fetchCount(From<Person>.tweak { $0.fetchLimit = 2 }) == 2)
+    }
+
     @Test func conditionsAccumulateAndALaterTweakReplacesAnEarlierOne() throws {
         let fetch = try From<Person>().refined(by: [
             Where<Person>(\.age > 10), Tweak { $0.limit = 1 }, Where<Person>(\.isActive == true),

@@ -79,6 +79,14 @@ extension From {
     public func tweak(_ adjust: (inout Tweak) -> Void) -> FetchChainBuilder<T> { FetchChainBuilder(from: self).tweak(adjust) }
     /// The fetch of every `T`.
     var chain: FetchChainBuilder<T> { FetchChainBuilder(from: self) }
+
+    /// Starts a fetch chain of every storage's `T` with a condition, without `()`:
+    /// `From<Person>.where(\.name == "John")`.
+    public static func `where`(_ clause: Where<T>) -> FetchChainBuilder<T> { From().where(clause) }
+    /// Starts a fetch chain of every storage's `T` with sort keys: `From<Person>.orderBy(.ascending(\.name))`.
+    public static func orderBy(_ keys: OrderBy<T>.SortKey...) -> FetchChainBuilder<T> { From().orderBy(OrderBy(keys)) }
+    /// Starts a fetch chain of every storage's `T` with adjustments.
+    public static func tweak(_ adjust: (inout Tweak) -> Void) -> FetchChainBuilder<T> { From().tweak(adjust) }
 }
 
 /// Anything a fetch can be described by: a `From` alone or a chain built from it.

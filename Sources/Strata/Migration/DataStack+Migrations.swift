@@ -44,6 +44,27 @@ extension DataStack {
         }
     }
 
+    /// Adds `storage` in the background, as CoreStore's `addStorage(_:completion:)` does, and calls
+    /// `completion` on the main actor with the storage or the error. The returned `Progress`
+    /// follows the migration (1,000 units per step) and completes when the storage is ready; a
+    /// store that needs no migration completes it at once.
+    @discardableResult
+    public func addStorage<S: StorageInterface>(_ storage: S,
+                                                completion: @escaping @MainActor @Sendable (Result<S, StrataError>) -> Void) -> Progress {
+        let progress = Progress(totalUnitCount: 1_000)
+        Task {
+            let result: Result<S, StrataError>
+            do throws(StrataError) {
+                result = .success(try await addStorage(storage, reportingTo: progress))
+                progress.completedUnitCount = progress.totalUnitCount
+            } catch {
+                result = .failure(error)
+            }
+            await completion(result)
+        }
+        return progress
+    }
+
     /// Adds `storage` as ``addStorage(_:progress:)`` does, reporting to a Foundation `Progress`:
     /// its total becomes 1,000 units per step, and its completed units follow the migration.
     @discardableResult
