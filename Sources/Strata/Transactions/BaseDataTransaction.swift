@@ -31,16 +31,24 @@ public class BaseDataTransaction: FetchingContext, CustomDebugStringConvertible 
         fetchExisting(objectID)
     }
 
-    /// Deletes objects (from any context: this transaction's instances are deleted).
-    public func delete(_ objects: StrataObject?...) {
+    /// Deletes objects (from any context: this transaction's instances are deleted); returns how
+    /// many it deleted (nil, already deleted and repeated objects are not counted).
+    @discardableResult
+    public func delete(_ objects: StrataObject?...) -> Int {
         delete(objects.compactMap { $0 })
     }
 
-    /// Deletes every object of a sequence.
-    public func delete<S: Sequence>(_ objects: S) where S.Element: StrataObject {
+    /// Deletes every object of a sequence; returns how many it deleted (already deleted and
+    /// repeated objects are not counted).
+    @discardableResult
+    public func delete<S: Sequence>(_ objects: S) -> Int where S.Element: StrataObject {
+        var count = 0
         for object in objects {
-            if let mine = fetchExisting(object) { context.delete(mine) }
+            guard let mine = fetchExisting(object) else { continue }
+            context.delete(mine)
+            count += 1
         }
+        return count
     }
 
     /// Deletes every object a fetch finds; returns how many.

@@ -104,6 +104,7 @@ extension DataStack {
     /// main context has seen the commit. It takes its turn with the asynchronous transactions
     /// started before it. Throws a ``StrataError``, or the error the closure threw, unchanged (so
     /// `catch MyError.offline` matches it); either way nothing was saved.
+    @discardableResult
     public func perform<T: Sendable>(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws -> T {
         try await performReturning(task)
     }
@@ -146,6 +147,7 @@ extension DataStack {
     // Disfavoured so that `try await stack.perform { ... }` (a trailing closure, which drops the
     // `synchronous:` label) always means the asynchronous perform.
     @_disfavoredOverload
+    @discardableResult
     public func perform<T>(synchronous task: (SynchronousDataTransaction) throws -> T) throws -> T {
         try perform(synchronous: task, waitForAllObservers: true)
     }
@@ -154,6 +156,7 @@ extension DataStack {
     /// context and its observers see the commit on the main actor's next turn, even when called
     /// on the main thread, instead of before this returns.
     @_disfavoredOverload
+    @discardableResult
     public func perform<T>(synchronous task: (SynchronousDataTransaction) throws -> T, waitForAllObservers: Bool) throws -> T {
         if writer.isOnQueue { throw StrataError.synchronousPerformInsideTransaction }
         let result = withoutActuallyEscaping(task) { task in
