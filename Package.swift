@@ -46,12 +46,17 @@ let package = Package(
             name: "StrataCodegen",
             dependencies: ["StrataSchema", .product(name: "Stencil", package: "Stencil")]
         ),
+        .target(
+            name: "StrataConvert",
+            dependencies: ["StrataSchema"]
+        ),
         .executableTarget(
             name: "strata",
             dependencies: [
                 "Strata",
                 "StrataSchema",
                 "StrataCodegen",
+                "StrataConvert",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -107,6 +112,11 @@ let package = Package(
         .testTarget(
             name: "StrataCLITests",
             dependencies: ["Strata", "StrataSchema"]
+        ),
+        .testTarget(
+            name: "StrataConvertTests",
+            dependencies: ["StrataConvert", "StrataSchema"],
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

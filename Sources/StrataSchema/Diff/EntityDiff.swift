@@ -92,7 +92,9 @@ struct EntityDiff {
             if before.storageKey != after.storageKey {
                 steps.append(change(.renameRelationship, property, "storageKey", before.storageKey, after.storageKey, .lightweight, nil))
             }
-            if before.destination != after.destination {
+            // A destination renamed by its own hint is the same entity: its rows keep their ids.
+            let hints = newVersion.migration(from: oldVersion.name)
+            if before.destination != (hints?.hint(forEntity: after.destination)?.renamedFrom?.value ?? after.destination) {
                 steps.append(change(.changeRelationship, property, "destination", before.destination, after.destination, .heavyweight,
                                     "links must be remapped to the new destination"))
             }

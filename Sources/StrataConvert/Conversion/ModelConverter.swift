@@ -1,0 +1,136 @@
+/// A converted model: its files (`model.yml` first) and what did not carry over as it was.
+public struct ConvertedModel: Sendable, Hashable {
+    /// A file of the model folder.
+    public struct File: Sendable, Hashable {
+        /// The file's name, such as `V2.yml`.
+        public var name: String
+        /// Its text.
+        public var contents: String
+    }
+
+    /// The model's name.
+    public var name: String
+    /// The version names, oldest first.
+    public var versions: [String]
+    /// `model.yml`, then one file per version, oldest first.
+    public var files: [File]
+    /// Everything that was changed, left out or renamed on the way, in the order met.
+    public var warnings: [ConversionDiagnostic]
+}
+
+/// Turns an Xcode model into a Strata model folder: one version file per model version, chained
+/// in natural name order (or in the order given), the current version last.
+public enum ModelConverter {
+    /// Converts a bundle. `chain` lists version names (as Xcode shows them, or as converted) in
+    /// migration order; without it, every version is chained in natural name order.
+    public static func convert(_ bundle: ModelBundle, chain: [String]? = nil) throws(ConversionDiagnostic) -> ConvertedModel {
+        var warnings: [ConversionDiagnostic] = []
+        let modelName = Names.identifier(bundle.name)
+        if modelName != bundle.name {
+            warnings.append(ConversionDiagnostic(.warning, "model '\(bundle.name)' is named '\(modelName)': model names are Swift identifiers"))
+        }
+        let ordered = try order(bundle, chain: chain, warnings: &warnings)
+        var names: [String] = []
+        for version in ordered {
+            let name = Names.identifier(version.name, prefix: "V")
+            if let index = names.firstIndex(of: name) {
+                throw ConversionDiagnostic(.error, "versions '\(ordered[index].name)' and '\(version.name)' would both be named '\(name)'")
+            }
+            if name != version.name {
+                warnings.append(ConversionDiagnostic(.warning, "version '\(version.name)' is named '\(name)': version names are Swift identifiers"))
+            }
+            names.append(name)
+        }
+        var files: [ConvertedModel.File] = []
+        for (index, version) in ordered.enumerated() {
+            var converter = VersionConverter(model: version.model, versionName: names[index],
+                                             previous: index > 0 ? (names[index - 1], ordered[index - 1].model) : nil)
+            let yaml = converter.yaml(source: "\(bundle.name).xcdatamodeld/\(version.name).xcdatamodel")
+            // In file order, so a reader can walk the Core Data model top to bottom.
+            warnings += converter.warnings.enumerated().sorted { lhs, rhs in
+                let left = lhs.element.position.map { ($0.line, $0.column) } ?? (Int.max, 0)
+                let right = rhs.element.position.map { ($0.line, $0.column) } ?? (Int.max, 0)
+                return left != right ? left < right : lhs.offset < rhs.offset
+            }.map(\.element)
+            files.append(ConvertedModel.File(name: names[index] + ".yml", contents: yaml))
+        }
+        let manifest = manifest(bundle: bundle, name: modelName, versions: names, current: ordered[ordered.count - 1], warnings: &warnings)
+        return ConvertedModel(name: modelName, versions: names, files: [ConvertedModel.File(name: "model.yml", contents: manifest)] + files,
+                              warnings: warnings)
+    }
+
+    /// The versions in chain order, the current one last.
+    static func order(_ bundle: ModelBundle, chain: [String]?, warnings: inout [ConversionDiagnostic]) throws(ConversionDiagnostic) -> [ModelBundle.Version] {
+        var ordered = bundle.versions
+        if let chain {
+            ordered = []
+            for name in chain {
+                guard let version = bundle.versions.first(where: { $0.name == name || Names.identifier($0.name, prefix: "V") == name }) else {
+                    throw ConversionDiagnostic(.error, "--chain names '\(name)', which is not a version of \(bundle.name); its versions are "
+                                               + bundle.versions.map { "'\($0.name)'" }.joined(separator: ", "))
+                }
+                guard !ordered.contains(version) else { throw ConversionDiagnostic(.error, "--chain names '\(name)' twice") }
+                ordered.append(version)
+            }
+            guard !ordered.isEmpty else { throw ConversionDiagnostic(.error, "--chain names no version") }
+            for version in bundle.versions where !ordered.contains(version) {
+                warnings.append(ConversionDiagnostic(.warning, "version '\(version.name)' is not in --chain, so it is not converted"))
+            }
+        }
+        if let current = bundle.currentVersion, ordered.last?.name != current {
+            let chainText = ordered.map(\.name).joined(separator: ", ")
+            throw ConversionDiagnostic(.error, "the current version is '\(current)' (named by .xccurrentversion), but the chain [\(chainText)] "
+                                       + "ends at '\(ordered.last?.name ?? "")'; give the order with --chain, ending at '\(current)'")
+        }
+        return ordered
+    }
+
+    /// `model.yml`: the name, the chain, and the current version's configurations, each holding
+    /// whole hierarchies (a hierarchy shares one table).
+    static func manifest(bundle: ModelBundle, name: String, versions: [String], current: ModelBundle.Version,
+                         warnings: inout [ConversionDiagnostic]) -> String {
+        var lines = ["# Converted by strata convert from \(bundle.name).xcdatamodeld.", "model: \(YAMLText.scalar(name))",
+                     "migrationChain: " + YAMLText.list(versions)]
+        let model = current.model
+        let configurations = model.configurations.filter { !$0.entities.isEmpty }
+        guard !configurations.isEmpty else { return lines.joined(separator: "\n") + "\n" }
+        lines.append("configurations:")
+        for configuration in configurations {
+            let configurationName = Names.identifier(configuration.name)
+            if configurationName != configuration.name {
+                warnings.append(ConversionDiagnostic(.warning, "configuration '\(configuration.name)' is named '\(configurationName)'"))
+            }
+            var members: [String] = []
+            for entity in configuration.entities {
+                for member in hierarchy(of: entity, in: model) where !members.contains(member) {
+                    members.append(member)
+                    if !configuration.entities.contains(member) {
+                        warnings.append(ConversionDiagnostic(.warning, "'\(member)' joins configuration '\(configurationName)' with '\(entity)': "
+                                                             + "a hierarchy shares one table, so it is stored whole"))
+                    }
+                }
+            }
+            lines.append("  \(YAMLText.scalar(configurationName)): " + YAMLText.list(members))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// An entity's whole hierarchy: its root and every entity below it, the root first.
+    static func hierarchy(of name: String, in model: CoreDataModel) -> [String] {
+        var root = name
+        var seen: Set<String> = [name]
+        while let parent = model.entity(root)?.parent, !seen.contains(parent) {
+            seen.insert(parent)
+            root = parent
+        }
+        var result = [root]
+        var index = 0
+        while index < result.count {
+            for entity in model.entities where entity.parent == result[index] && !result.contains(entity.name) {
+                result.append(entity.name)
+            }
+            index += 1
+        }
+        return result
+    }
+}

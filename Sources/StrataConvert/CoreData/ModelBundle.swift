@@ -1,0 +1,85 @@
+import Foundation
+
+/// An Xcode model: a `.xcdatamodeld` bundle of versions, or a single `.xcdatamodel`.
+public struct ModelBundle: Sendable, Hashable {
+    /// One version: its name as Xcode shows it (`MyModel 2`), its `contents` file and model.
+    public struct Version: Sendable, Hashable {
+        /// The name as Xcode shows it, without `.xcdatamodel`.
+        public var name: String
+        /// The path of its `contents` file.
+        public var file: String
+        /// What the file describes.
+        public var model: CoreDataModel
+    }
+
+    /// The bundle's name without its extension.
+    public var name: String
+    /// The versions, in natural name order.
+    public var versions: [Version]
+    /// The version `.xccurrentversion` names, or nil when the bundle has none.
+    public var currentVersion: String?
+
+    /// Reads a `.xcdatamodeld` bundle or a `.xcdatamodel` folder.
+    public static func read(path: String) throws(ConversionDiagnostic) -> ModelBundle {
+        let url = URL(fileURLWithPath: path)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ConversionDiagnostic(.error, "\(path) is not a folder; give a .xcdatamodeld bundle or a .xcdatamodel")
+        }
+        let name = url.deletingPathExtension().lastPathComponent
+        switch url.pathExtension {
+        case "xcdatamodel":
+            return ModelBundle(name: name, versions: [try version(at: url)], currentVersion: nil)
+        case "xcdatamodeld":
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            var versions: [Version] = []
+            for entry in entries where entry.hasSuffix(".xcdatamodel") {
+                versions.append(try version(at: url.appendingPathComponent(entry)))
+            }
+            guard !versions.isEmpty else {
+                throw ConversionDiagnostic(.error, "\(path) holds no .xcdatamodel version")
+            }
+            versions.sort { Names.naturallyPrecedes($0.name, $1.name) }
+            return ModelBundle(name: name, versions: versions, currentVersion: try current(in: url))
+        default:
+            throw ConversionDiagnostic(.error, "\(path) is neither a .xcdatamodeld bundle nor a .xcdatamodel")
+        }
+    }
+
+    /// Reads one version's `contents`.
+    static func version(at url: URL) throws(ConversionDiagnostic) -> Version {
+        let file = url.appendingPathComponent("contents").path
+        let tree = try readXML(file)
+        return Version(name: url.deletingPathExtension().lastPathComponent, file: file, model: try CoreDataModelReader.read(tree, file: file))
+    }
+
+    /// The version `.xccurrentversion` names (`_XCCurrentVersionName`), without `.xcdatamodel`.
+    static func current(in bundle: URL) throws(ConversionDiagnostic) -> String? {
+        let file = bundle.appendingPathComponent(".xccurrentversion").path
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        let plist = try readXML(file)
+        let items = plist.child(named: "dict")?.children ?? []
+        for (index, item) in items.enumerated() where item.name == "key" && item.text == "_XCCurrentVersionName" {
+            guard index + 1 < items.count, items[index + 1].name == "string" else { break }
+            let value = items[index + 1].text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return value.hasSuffix(".xcdatamodel") ? String(value.dropLast(".xcdatamodel".count)) : value
+        }
+        throw ConversionDiagnostic(.error, "\(file) does not name the current version (_XCCurrentVersionName)")
+    }
+
+    /// A file read and parsed as XML, or an error at its position.
+    static func readXML(_ file: String) throws(ConversionDiagnostic) -> XMLTree {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ConversionDiagnostic(.error, "\(file) cannot be read")
+        }
+        if data.starts(with: Array("bplist".utf8)) {
+            throw ConversionDiagnostic(.error, "\(file) is a binary property list; save it as XML (plutil -convert xml1)")
+        }
+        do {
+            return try XMLReader.parse([UInt8](data))
+        } catch {
+            throw ConversionDiagnostic(.error, "not well-formed XML: \(error.message)",
+                                       at: ModelFilePosition(file: file, line: error.line, column: error.column))
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import ArgumentParser
+import StrataConvert
+
+/// `strata convert MODEL.xcdatamodeld OUTPUT [--chain V1,V2,...]`
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Converts an Xcode Core Data model into a Strata model folder, one sealed version file per model version.",
+        discussion: """
+        Versions are chained in natural name order (MyModel, MyModel 2, MyModel 10), ending at the version \
+        .xccurrentversion names, unless --chain gives the order. Whatever does not carry over as it was \
+        (a transformable value's class, fetched properties, fetch requests, renamed names) is listed as a warning \
+        at its place in the Core Data model.
+
+        Examples:
+          strata convert MyApp.xcdatamodeld Sources/MyApp/Models/MyApp
+          strata convert MyApp.xcdatamodeld Models/MyApp --chain "MyApp,MyApp 2,MyApp 3"
+
+        Exit status: 0 when converted (warnings on standard error), 2 when nothing was written: the input \
+        cannot be read, the output folder is not empty, or the converted model is not valid.
+        """
+    )
+
+    @Argument(help: "The .xcdatamodeld bundle (or a single .xcdatamodel).")
+    var model: String
+
+    @Argument(help: "The model folder to create; it must not exist or be empty.")
+    var output: String
+
+    @Option(help: "The versions to convert, oldest first, separated by commas (Xcode's names or the converted ones).")
+    var chain: String?
+
+    func run() throws {
+        let converted: ConvertedModel
+        do {
+            let bundle = try ModelBundle.read(path: model)
+            converted = try ModelConverter.convert(bundle, chain: chain.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
+        } catch {
+            Output.error("\(error)\n")
+            throw ExitCode(2)
+        }
+        let sealed: [String]
+        do {
+            sealed = try ConvertedModelWriter.write(converted, to: output)
+        } catch {
+            Output.error("\(error)\n")
+            throw ExitCode(2)
+        }
+        for warning in converted.warnings { Output.error("\(warning)\n") }
+        Output.out("converted \(converted.versions.count) version\(converted.versions.count == 1 ? "" : "s") of \(converted.name) into \(output), "
+                   + "sealed: \(sealed.joined(separator: ", ")); \(converted.warnings.count) warning\(converted.warnings.count == 1 ? "" : "s")\n")
+    }
+}
