@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "StrataSwiftLog", targets: ["StrataSwiftLog"]),
         .library(name: "StrataSchema", targets: ["StrataSchema"]),
         .library(name: "StrataCodegen", targets: ["StrataCodegen"]),
+        .library(name: "StrataConvert", targets: ["StrataConvert"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

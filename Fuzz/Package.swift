@@ -23,6 +23,16 @@ let package = Package(
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        // Core Data model XML → model → converted YAML, which must read back.
+        .executableTarget(
+            name: "fuzz-convert",
+            dependencies: [
+                "FuzzReplay",
+                .product(name: "StrataConvert", package: "strata"),
+                .product(name: "StrataSchema", package: "strata"),
+            ],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
         // Arbitrary bytes opened as a store.
         .executableTarget(
             name: "fuzz-store",

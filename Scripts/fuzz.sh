@@ -16,7 +16,7 @@ swift build --product strata
 
 cd Fuzz
 swift build --sanitize=fuzzer -Xswiftc -DFUZZING --scratch-path .build-fuzz
-for target in model store import; do
+for target in model store import convert; do
   work="$(mktemp -d)"
   mkdir -p "Regressions/$target"
   echo "fuzz-$target: $seconds s"
@@ -32,6 +32,6 @@ done
 
 # The corpus and every saved regression, replayed by a plain build.
 swift build
-for target in model store import; do
+for target in model store import convert; do
   ".build/debug/fuzz-$target" "Corpus/$target" "Regressions/$target"
 done

@@ -157,6 +157,15 @@ struct ConversionTests {
         #expect(throws: ConversionDiagnostic(.error, "<entity> has no name", at: ModelFilePosition(file: version + "/contents", line: 1, column: 8))) {
             try ModelBundle.read(path: version)
         }
+        try Data("<model><entity name=\"A\"><attribute name=\"x\"/>\n<relationship name=\"x\" destinationEntity=\"A\"/></entity></model>".utf8)
+            .write(to: URL(fileURLWithPath: version + "/contents"))
+        #expect(throws: ConversionDiagnostic(.error, "entity 'A' has two properties named 'x'", at: ModelFilePosition(file: version + "/contents", line: 2, column: 1))) {
+            try ModelBundle.read(path: version)
+        }
+        try Data("<model><entity name=\"A\"/><entity name=\"A\"/></model>".utf8).write(to: URL(fileURLWithPath: version + "/contents"))
+        #expect(throws: ConversionDiagnostic(.error, "two entities are named 'A'", at: ModelFilePosition(file: version + "/contents", line: 1, column: 26))) {
+            try ModelBundle.read(path: version)
+        }
         #expect(throws: ConversionDiagnostic(.error, "\(folder) is neither a .xcdatamodeld bundle nor a .xcdatamodel")) {
             try ModelBundle.read(path: folder)
         }

@@ -54,6 +54,7 @@ struct XMLReaderTests {
         ("<a>&#0;</a>", "1:8: '&#0;' is not a character"),
         ("<a>&#xD800;</a>", "1:12: '&#xD800;' is not a character"),
         ("<a>& b</a>", "1:4: '&' does not start a reference such as '&amp;'"),
+        ("<a>\n x &\n\n\n y</a>", "2:4: '&' does not start a reference such as '&amp;'"),
         ("<a/><b/>", "1:5: content after the root element"),
         ("<a><!-- open</a>", "1:17: a comment is not closed with '-->'"),
         ("<a><![CDATA[x</a>", "1:18: a CDATA section is not closed with ']]>'"),

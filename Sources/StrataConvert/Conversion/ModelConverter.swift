@@ -54,7 +54,7 @@ public enum ModelConverter {
             }.map(\.element)
             files.append(ConvertedModel.File(name: names[index] + ".yml", contents: yaml))
         }
-        let manifest = manifest(bundle: bundle, name: modelName, versions: names, current: ordered[ordered.count - 1], warnings: &warnings)
+        let manifest = try manifest(bundle: bundle, name: modelName, versions: names, current: ordered[ordered.count - 1], warnings: &warnings)
         return ConvertedModel(name: modelName, versions: names, files: [ConvertedModel.File(name: "model.yml", contents: manifest)] + files,
                               warnings: warnings)
     }
@@ -88,15 +88,19 @@ public enum ModelConverter {
     /// `model.yml`: the name, the chain, and the current version's configurations, each holding
     /// whole hierarchies (a hierarchy shares one table).
     static func manifest(bundle: ModelBundle, name: String, versions: [String], current: ModelBundle.Version,
-                         warnings: inout [ConversionDiagnostic]) -> String {
+                         warnings: inout [ConversionDiagnostic]) throws(ConversionDiagnostic) -> String {
         var lines = ["# Converted by strata convert from \(bundle.name).xcdatamodeld.", "model: \(YAMLText.scalar(name))",
                      "migrationChain: " + YAMLText.list(versions)]
         let model = current.model
         let configurations = model.configurations.filter { !$0.entities.isEmpty }
         guard !configurations.isEmpty else { return lines.joined(separator: "\n") + "\n" }
         lines.append("configurations:")
+        var names: Set<String> = []
         for configuration in configurations {
             let configurationName = Names.identifier(configuration.name)
+            guard names.insert(configurationName).inserted else {
+                throw ConversionDiagnostic(.error, "two configurations would be named '\(configurationName)'")
+            }
             if configurationName != configuration.name {
                 warnings.append(ConversionDiagnostic(.warning, "configuration '\(configuration.name)' is named '\(configurationName)'"))
             }

@@ -43,7 +43,17 @@ public struct CoreDataModelReader {
                 continue
             }
         }
+        try requireUnique(model.entities.map { ($0.name, $0.position) }, "two entities are named")
+        try requireUnique(model.configurations.map { ($0.name, position(tree)) }, "two configurations are named")
         return model
+    }
+
+    /// Throws at the second of two things with one name.
+    func requireUnique(_ named: [(String, ModelFilePosition)], _ what: String) throws(ConversionDiagnostic) {
+        var seen: Set<String> = []
+        for (name, place) in named where !seen.insert(name).inserted {
+            throw ConversionDiagnostic(.error, "\(what) '\(name)'", at: place)
+        }
     }
 
     func entity(_ element: XMLTree) throws(ConversionDiagnostic) -> CoreDataEntity {
@@ -79,6 +89,8 @@ public struct CoreDataModelReader {
                 continue
             }
         }
+        try requireUnique(entity.attributes.map { ($0.name, $0.position) } + entity.relationships.map { ($0.name, $0.position) }
+                          + entity.fetchedProperties.map { ($0.name, $0.position) }, "entity '\(entity.name)' has two properties named")
         return entity
     }
 

@@ -10,6 +10,13 @@ public struct ModelBundle: Sendable, Hashable {
         public var file: String
         /// What the file describes.
         public var model: CoreDataModel
+
+        /// A version read elsewhere.
+        public init(name: String, file: String, model: CoreDataModel) {
+            self.name = name
+            self.file = file
+            self.model = model
+        }
     }
 
     /// The bundle's name without its extension.
@@ -18,6 +25,13 @@ public struct ModelBundle: Sendable, Hashable {
     public var versions: [Version]
     /// The version `.xccurrentversion` names, or nil when the bundle has none.
     public var currentVersion: String?
+
+    /// A bundle of versions read elsewhere, in natural name order.
+    public init(name: String, versions: [Version], currentVersion: String?) {
+        self.name = name
+        self.versions = versions
+        self.currentVersion = currentVersion
+    }
 
     /// Reads a `.xcdatamodeld` bundle or a `.xcdatamodel` folder.
     public static func read(path: String) throws(ConversionDiagnostic) -> ModelBundle {

@@ -117,11 +117,11 @@ extension XMLCursor {
     /// The UTF-8 of a character reference at `&`: `&amp;`, `&#233;`, `&#xE9;`.
     mutating func reference() throws(XMLError) -> [UInt8] {
         let start = index
+        let startMark = mark
         advance()
         while let byte = current, byte != UInt8(ascii: ";"), index - start <= 12 { advance() }
         guard current == UInt8(ascii: ";") else {
-            index = start
-            throw error("'&' does not start a reference such as '&amp;'")
+            throw error("'&' does not start a reference such as '&amp;'", at: startMark)
         }
         let name = String(decoding: bytes[(start + 1)..<index], as: UTF8.self)
         advance()

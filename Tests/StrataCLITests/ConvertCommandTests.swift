@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// `strata convert` as a user runs it.
+@Suite("strata convert")
+struct ConvertCommandTests {
+    static let garden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("StrataConvertTests/Fixtures/Garden.xcdatamodeld").path
+
+    private func temporaryFolder() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("strata-convert-cli-\(UUID().uuidString)").path
+    }
+
+    @Test func convertsSealsAndListsWhatDidNotCarryOver() throws {
+        let parent = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let output = parent + "/Garden"
+        let run = try runStrata(["convert", Self.garden, output])
+        #expect(run.status == 0)
+        #expect(run.out == "converted 3 versions of Garden into \(output), sealed: Garden, Garden2, Garden3; 31 warnings\n")
+        #expect(run.err.split(separator: "\n").count == 31)
+        #expect(run.err.contains("\(Self.garden)/Garden 3.xcdatamodel/contents:87:5: warning: fetch request 'BigPlots' of 'Plot' is not carried over"))
+        let verify = try runStrata(["verify", output])
+        #expect(verify.status == 0)
+    }
+
+    @Test func badInputWritesNothingAndExits2() throws {
+        let parent = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let missing = try runStrata(["convert", parent + "/Nothing.xcdatamodeld", parent + "/Out"])
+        #expect(missing.status == 2)
+        #expect(missing.err == "error: \(parent)/Nothing.xcdatamodeld is not a folder; give a .xcdatamodeld bundle or a .xcdatamodel\n")
+        let chain = try runStrata(["convert", Self.garden, parent + "/Out", "--chain", "Garden 2, Garden"])
+        #expect(chain.status == 2)
+        #expect(chain.err == "error: the current version is 'Garden 3' (named by .xccurrentversion), but the chain [Garden 2, Garden] ends at 'Garden'; "
+                + "give the order with --chain, ending at 'Garden 3'\n")
+        #expect(!FileManager.default.fileExists(atPath: parent + "/Out"))
+    }
+}
