@@ -131,7 +131,9 @@ struct LockWriterTests {
         let report = VerifyReport(directory: fixture.directory)
         #expect(report.exitCode == 1)
         #expect(report.text.replacingOccurrences(of: fixture.directory + "/", with: "") == """
-        V1.yml:9:1: error: version 'V1' no longer matches its lock; a sealed version must never change
+        V1.yml:9:1: error: version 'V1' no longer matches its lock; a sealed version must never change: \
+        undo the change and make it in a new version (a new file, added to migrationChain), or, only if \
+        'V1' never shipped, reseal it with 'strata lock \(fixture.directory) --version V1 --force'
           Item
             ~ attribute 'name': default "" → "none"
             ~ attribute 'price': type Decimal → Double
@@ -150,7 +152,9 @@ struct LockWriterTests {
         try fixture.write("V1.yml", try fixture.read("V1.yml").replacingOccurrences(of: "price: Decimal", with: "price: Double"))
         let report = VerifyReport(directory: fixture.directory)
         #expect(report.text.replacingOccurrences(of: fixture.directory + "/", with: "") == """
-        V1.yml:8:1: error: version 'V1' no longer matches its lock; a sealed version must never change
+        V1.yml:8:1: error: version 'V1' no longer matches its lock; a sealed version must never change: \
+        undo the change and make it in a new version (a new file, added to migrationChain), or, only if \
+        'V1' never shipped, reseal it with 'strata lock \(fixture.directory) --version V1 --force'
           Item
             sealed \(sealedLock), now \(try itemLock(fixture))
           (no matching sealed/V1.json, so only the hashes can be compared)

@@ -46,7 +46,9 @@ public struct VerifyReport: Sendable, Codable {
             case .unsealed:
                 lines.append("\(status.location): error: version '\(status.version)' has no lock; run 'strata lock \(directory)' to seal it")
             case .changed:
-                lines.append("\(status.location): error: version '\(status.version)' no longer matches its lock; a sealed version must never change")
+                lines.append("\(status.location): error: version '\(status.version)' no longer matches its lock; a sealed version must never change: "
+                             + "undo the change and make it in a new version (a new file, added to migrationChain), or, only if "
+                             + "'\(status.version)' never shipped, reseal it with 'strata lock \(directory) --version \(status.version) --force'")
                 for drift in status.drift {
                     lines.append("  \(drift.entity)")
                     if !drift.changes.isEmpty {
