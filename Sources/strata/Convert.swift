@@ -30,23 +30,31 @@ struct Convert: ParsableCommand {
     @Option(help: "The versions to convert, oldest first, separated by commas (Xcode's names or the converted ones).")
     var chain: String?
 
+    @OptionGroup var common: CommonOptions
+
     func run() throws {
         let converted: ConvertedModel
+        Output.progress("reading \(model)…", quiet: common.quiet)
+        defer { Output.progressDone(quiet: common.quiet) }
         do {
             let bundle = try ModelBundle.read(path: model)
+            Output.progress("converting \(bundle.versions.count) versions of \(bundle.name)…", quiet: common.quiet)
             converted = try ModelConverter.convert(bundle, chain: chain.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
         } catch {
             Output.error("\(error)\n")
             throw ExitCode(2)
         }
         let sealed: [String]
+        Output.progress("checking and sealing \(converted.name)…", quiet: common.quiet)
         do {
             sealed = try ConvertedModelWriter.write(converted, to: output)
         } catch {
             Output.error("\(error)\n")
             throw ExitCode(2)
         }
+        Output.progressDone(quiet: common.quiet)
         for warning in converted.warnings { Output.error("\(warning)\n") }
+        if common.quiet { return }
         Output.out("converted \(converted.versions.count) version\(converted.versions.count == 1 ? "" : "s") of \(converted.name) into \(output), "
                    + "sealed: \(sealed.joined(separator: ", ")); \(converted.warnings.count) warning\(converted.warnings.count == 1 ? "" : "s")\n")
     }

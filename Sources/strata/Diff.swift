@@ -6,7 +6,13 @@ import StrataSchema
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Prints the migration plan between two versions, each step lightweight or heavyweight.",
-        discussion: "Exit status: 0 when printed, 2 when the model has errors or a version is unknown."
+        discussion: """
+        Examples:
+          strata diff Models/PetStore V2 V3
+          strata diff Models/PetStore V2 V3 --format json
+
+        Exit status: 0 when printed, 2 when the model has errors or a version is unknown.
+        """
     )
 
     @Argument(help: "The model folder.")

@@ -12,7 +12,12 @@ struct Generate: ParsableCommand {
         <Model>SchemaHistory.swift, <Model>SchemaVersions.swift, <Model>Importers.swift and <Model>Migrations.swift \
         (and, with --migration-tests, <Model>MigrationTests.swift) \
         into the output folder, rewriting only files whose content changed. Writes nothing when a model has errors (exit 2) or when a sealed \
-        version no longer matches its lock (exit 1).
+        version no longer matches its lock (exit 1). With --check, writes nothing and exits 1 when the output folder's files differ from \
+        what would be generated (for projects that commit generated code).
+
+        Examples:
+          strata generate Models/PetStore --output Sources/App/Generated
+          strata generate Models/PetStore --output Sources/App/Generated --check      in CI
         """
     )
 
@@ -37,10 +42,17 @@ struct Generate: ParsableCommand {
     @Option(name: .customLong("testable-import"), help: "With --migration-tests: the module holding the model, when the tests live in another one.")
     var testableImport: String?
 
+    @Flag(help: "Write nothing; exit 1 when the output folder's files are not what would be generated.")
+    var check = false
+
+    @OptionGroup var common: CommonOptions
+
     func run() throws {
         var files: [GeneratedFile] = []
         var exitCode: Int32 = 0
+        defer { Output.progressDone(quiet: common.quiet) }
         for directory in directories {
+            Output.progress("reading \(directory)…", quiet: common.quiet)
             let loaded = ModelLoader.load(directory: directory)
             let report = VerifyReport(loaded: loaded)
             if report.exitCode == 2 || report.versions.contains(where: { $0.state == .changed }) {
@@ -49,6 +61,8 @@ struct Generate: ParsableCommand {
                 continue
             }
             guard let model = loaded.model else { continue }
+            Output.progress("generating \(model.manifest.name): \(model.currentVersion?.entities.count ?? 0) entities, "
+                            + "\(model.versions.count) versions…", quiet: common.quiet)
             do {
                 let generator = try CodeGenerator(templatesDirectory: templates, access: access)
                 var generated = try generator.generate(model)
@@ -63,6 +77,19 @@ struct Generate: ParsableCommand {
             }
         }
         guard exitCode == 0 else { throw ExitCode(exitCode) }
+        if check {
+            let stale = files.filter { FileManager.default.contents(atPath: output + "/" + $0.name) != Data($0.contents.utf8) }
+            guard stale.isEmpty else {
+                Output.progressDone(quiet: common.quiet)
+                Output.error(stale.map { file in
+                    let path = output + "/" + file.name
+                    return FileManager.default.fileExists(atPath: path) ? "error: \(path) is not what the model generates\n" : "error: \(path) is missing\n"
+                }.joined()
+                             + "run 'strata generate \(directories.joined(separator: " ")) --output \(output)' and commit the result\n")
+                throw ExitCode(1)
+            }
+            return
+        }
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         for file in files {
             let path = output + "/" + file.name

@@ -6,7 +6,12 @@ import StrataSchema
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Creates a model folder to start from: model.yml and a first version with one entity.",
-        discussion: "Exit status: 0 when created, 2 when the name is not valid or the folder already exists."
+        discussion: """
+        Examples:
+          strata init PetStore --directory Sources/App/Models
+
+        Exit status: 0 when created, 2 when the name is not valid or the folder already exists.
+        """
     )
 
     @Argument(help: "The model's name, such as PetStore.")
@@ -14,6 +19,8 @@ struct Init: ParsableCommand {
 
     @Option(help: "Where to create the model folder (default: the current folder).")
     var directory: String = "."
+
+    @OptionGroup var common: CommonOptions
 
     func run() throws {
         guard ModelNames.isValid(name) else {
@@ -28,6 +35,7 @@ struct Init: ParsableCommand {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data(Self.manifest(name).utf8).write(to: URL(fileURLWithPath: folder + "/model.yml"))
         try Data(Self.firstVersion.utf8).write(to: URL(fileURLWithPath: folder + "/V1.yml"))
+        if common.quiet { return }
         Output.out("""
         created \(folder)/model.yml and \(folder)/V1.yml
         next: edit V1.yml, run 'strata verify \(folder)', and 'strata lock \(folder)' before you ship V1

@@ -6,7 +6,12 @@ struct Lock: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Seals versions: writes their locks into the version files, changing no other byte.",
         discussion: """
-        Also writes sealed/<version>.json beside the model, which lets 'strata verify' name what changed. \
+        Also writes sealed/<version>.json beside the model, which lets 'strata verify' name what changed.
+
+        Examples:
+          strata lock Sources/App/Models/PetStore                 seal every version not yet sealed
+          strata lock Models/PetStore --version V4 --force        reseal V4, which never shipped
+
         Exit status: 0 when done, 1 when a sealed version's lock differs (without --force), 2 when the model has errors.
         """
     )
@@ -19,6 +24,8 @@ struct Lock: ParsableCommand {
 
     @Flag(help: "Replace a lock that differs. Only for a version that never shipped.")
     var force = false
+
+    @OptionGroup var common: CommonOptions
 
     func run() throws {
         let loaded = ModelLoader.load(directory: directory)
@@ -34,7 +41,7 @@ struct Lock: ParsableCommand {
             }
         case .success(let changes):
             try LockWriter.apply(changes)
-            for change in changes {
+            for change in changes where !common.quiet {
                 Output.out(change.newContents == nil ? "\(change.version): already sealed (\(change.file))\n" : "\(change.version): sealed (\(change.file))\n")
             }
         }

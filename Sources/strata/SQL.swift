@@ -9,6 +9,11 @@ struct SQL: ParsableCommand {
         discussion: """
             With --from and --to, prints the SQL of every step of the chain between the two versions, exactly as the \
             runtime runs it in one transaction; rows produced by the app's custom steps are shown as comments.
+
+            Examples:
+              strata sql Models/PetStore                   the current version's tables
+              strata sql Models/PetStore --from V1         every step from V1 to the current version
+
             Exit status: 0 when printed, 2 when the model has errors, a version is unknown, or a step cannot be inferred.
             """
     )

@@ -5,7 +5,13 @@ import StrataSchema
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Checks that every version is valid, sealed, and unchanged since it was sealed.",
-        discussion: "Exit status: 0 when every version matches its lock, 1 when a lock is missing or differs, 2 when a model has errors."
+        discussion: """
+        Examples:
+          strata verify Sources/App/Models/PetStore
+          strata verify Models/* --format json
+
+        Exit status: 0 when every version matches its lock, 1 when a lock is missing or differs, 2 when a model has errors.
+        """
     )
 
     @Argument(help: "Model folders, each holding model.yml and one file per version.")
@@ -13,6 +19,8 @@ struct Verify: ParsableCommand {
 
     @Option(help: "text for people, json for machines.")
     var format: OutputFormat = .text
+
+    @OptionGroup var common: CommonOptions
 
     private struct JSONReport: Encodable {
         var exitCode: Int32
@@ -23,7 +31,9 @@ struct Verify: ParsableCommand {
         let reports = directories.map { VerifyReport(directory: $0) }
         let exitCode = reports.map(\.exitCode).max() ?? 0
         switch format {
-        case .text: Output.out(reports.map(\.text).joined())
+        case .text:
+            // Quiet: only the reports that found something.
+            Output.out(reports.filter { !common.quiet || $0.exitCode != 0 }.map(\.text).joined())
         case .json: Output.out(try Output.json(JSONReport(exitCode: exitCode, models: reports)))
         }
         if exitCode != 0 { throw ExitCode(exitCode) }
