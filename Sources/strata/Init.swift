@@ -7,6 +7,9 @@ struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Creates a model folder to start from: model.yml and a first version with one entity.",
         discussion: """
+        The files start with a line that points editors with YAML language support at the JSON Schemas, which it \
+        writes into NAME/.strata.
+
         Examples:
           strata init PetStore --directory Sources/App/Models
 
@@ -33,8 +36,11 @@ struct Init: ParsableCommand {
             throw ExitCode(2)
         }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data(Self.manifest(name).utf8).write(to: URL(fileURLWithPath: folder + "/model.yml"))
-        try Data(Self.firstVersion.utf8).write(to: URL(fileURLWithPath: folder + "/V1.yml"))
+        try Schema.write(into: folder + "/" + ModelJSONSchemas.folder)
+        try Data((ModelJSONSchemas.modeline(for: ModelJSONSchemas.manifestFile) + "\n" + Self.manifest(name)).utf8)
+            .write(to: URL(fileURLWithPath: folder + "/model.yml"))
+        try Data((ModelJSONSchemas.modeline(for: ModelJSONSchemas.versionFile) + "\n" + Self.firstVersion).utf8)
+            .write(to: URL(fileURLWithPath: folder + "/V1.yml"))
         if common.quiet { return }
         Output.out("""
         created \(folder)/model.yml and \(folder)/V1.yml

@@ -7,7 +7,7 @@ struct StrataCommand: ParsableCommand {
         commandName: "strata",
         abstract: "Checks, seals and compares Strata models: YAML files, one per model version.",
         version: StrataVersion.current,
-        subcommands: [Verify.self, Lock.self, Diff.self, Generate.self, SQL.self, Init.self, Convert.self, Graph.self]
+        subcommands: [Verify.self, Lock.self, Diff.self, Generate.self, SQL.self, Init.self, Convert.self, Graph.self, Schema.self]
     )
 }
 

@@ -26,8 +26,9 @@ public enum ConvertedModelWriter {
         }
     }
 
-    /// Writes `model` into `directory` (new, or empty), checks it as `strata verify` does, and
-    /// seals every version as `strata lock` does. It is written beside `directory` first and moved
+    /// Writes `model` into `directory` (new, or empty), with the JSON Schemas its files point
+    /// editors at in `.strata/`, checks it as `strata verify` does, and seals every version as
+    /// `strata lock` does. It is written beside `directory` first and moved
     /// into place whole, so a failure leaves nothing behind. Returns the version files sealed.
     @discardableResult
     public static func write(_ model: ConvertedModel, to directory: String) throws(Failure) -> [String] {
@@ -44,11 +45,15 @@ public enum ConvertedModelWriter {
             throw .fileSystem("cannot create \(staging.path): \(error.localizedDescription)")
         }
         do throws(Failure) {
-            for file in model.files {
+            let schemas = [(ModelJSONSchemas.manifestFile, ModelJSONSchemas.manifest), (ModelJSONSchemas.versionFile, ModelJSONSchemas.version)]
+            let files = model.files.map { ($0.name, $0.contents) } + schemas.map { (ModelJSONSchemas.folder + "/" + $0.0, $0.1) }
+            for (name, contents) in files {
                 do {
-                    try Data(file.contents.utf8).write(to: staging.appendingPathComponent(file.name), options: .atomic)
+                    let url = staging.appendingPathComponent(name)
+                    try fileManager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data(contents.utf8).write(to: url, options: .atomic)
                 } catch {
-                    throw Failure.fileSystem("cannot write \(file.name): \(error.localizedDescription)")
+                    throw Failure.fileSystem("cannot write \(name): \(error.localizedDescription)")
                 }
             }
             let loaded = ModelLoader.load(directory: staging.path)

@@ -1,3 +1,5 @@
+import StrataSchema
+
 /// A converted model: its files (`model.yml` first) and what did not carry over as it was.
 public struct ConvertedModel: Sendable, Hashable {
     /// A file of the model folder.
@@ -52,7 +54,7 @@ public enum ModelConverter {
                 let right = rhs.element.position.map { ($0.line, $0.column) } ?? (Int.max, 0)
                 return left != right ? left < right : lhs.offset < rhs.offset
             }.map(\.element)
-            files.append(ConvertedModel.File(name: names[index] + ".yml", contents: yaml))
+            files.append(ConvertedModel.File(name: names[index] + ".yml", contents: ModelJSONSchemas.modeline(for: ModelJSONSchemas.versionFile) + "\n" + yaml))
         }
         let manifest = try manifest(bundle: bundle, name: modelName, versions: names, current: ordered[ordered.count - 1], warnings: &warnings)
         return ConvertedModel(name: modelName, versions: names, files: [ConvertedModel.File(name: "model.yml", contents: manifest)] + files,
@@ -89,7 +91,8 @@ public enum ModelConverter {
     /// whole hierarchies (a hierarchy shares one table).
     static func manifest(bundle: ModelBundle, name: String, versions: [String], current: ModelBundle.Version,
                          warnings: inout [ConversionDiagnostic]) throws(ConversionDiagnostic) -> String {
-        var lines = ["# Converted by strata convert from \(bundle.name).xcdatamodeld.", "model: \(YAMLText.scalar(name))",
+        var lines = [ModelJSONSchemas.modeline(for: ModelJSONSchemas.manifestFile),
+                     "# Converted by strata convert from \(bundle.name).xcdatamodeld.", "model: \(YAMLText.scalar(name))",
                      "migrationChain: " + YAMLText.list(versions)]
         let model = current.model
         let configurations = model.configurations.filter { !$0.entities.isEmpty }
