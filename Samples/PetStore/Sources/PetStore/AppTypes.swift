@@ -11,6 +11,7 @@ extension Person {
     var initials: String { String(displayName.split(separator: " ").compactMap(\.first)) }
 }
 
+// snippet: migrator
 /// The model's custom migration steps (V2 and V3 mark `Dog` as `transform: custom`): without this
 /// type, or without one of its methods, the app does not compile.
 enum PetStoreMigrator: PetStoreMigrations {
@@ -24,3 +25,4 @@ enum PetStoreMigrator: PetStoreMigrations {
         PetStoreV3.DogValues(species: old.species, nickname: old.nickname ?? "a \(old.species)", weight: old.weight, years: old.age, legs: old.legs)
     }
 }
+// end snippet

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// The README's Swift blocks compile: each is marked `<!-- snippet: NAME -->` and is, word for word,
+/// a region `// snippet: NAME` … `// end snippet` of a Swift file the build compiles (the sample
+/// app, built and run by CI, or a test target), or it is marked `<!-- not compiled: why -->`.
+@Suite("README code")
+struct ReadmeCodeTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Lines without the indentation they all share, blank lines at either end dropped.
+    static func dedented(_ lines: [String]) -> [String] {
+        var lines = lines.map { $0.trimmingCharacters(in: .newlines) }
+        while lines.first?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeFirst() }
+        while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
+        let indent = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
+        return lines.map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? "" : String($0.dropFirst(indent)) }
+    }
+
+    /// The README's Swift blocks: the marker before each, and its lines.
+    static func readmeBlocks() throws -> [(marker: String, lines: [String])] {
+        let lines = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8).components(separatedBy: "\n")
+        var blocks: [(String, [String])] = []
+        var index = 0
+        while index < lines.count {
+            guard lines[index].trimmingCharacters(in: .whitespaces) == "```swift" else { index += 1; continue }
+            let marker = lines[..<index].last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.trimmingCharacters(in: .whitespaces) ?? ""
+            var body: [String] = []
+            index += 1
+            while index < lines.count, lines[index].trimmingCharacters(in: .whitespaces) != "```" {
+                body.append(lines[index])
+                index += 1
+            }
+            blocks.append((marker, body))
+            index += 1
+        }
+        return blocks
+    }
+
+    /// Every `// snippet: NAME` region of the Swift files under Tests/ and Samples/.
+    static func compiledSnippets() throws -> [String: [String]] {
+        var snippets: [String: [String]] = [:]
+        for folder in ["Tests", "Samples"] {
+            let enumerator = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+            while let url = enumerator?.nextObject() as? URL {
+                if url.lastPathComponent.hasPrefix(".build") { enumerator?.skipDescendants(); continue }
+                guard url.pathExtension == "swift" else { continue }
+                let lines = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
+                var name: String?
+                var body: [String] = []
+                for line in lines {
+                    let trimmed = line.trimmingCharacters(in: .whitespaces)
+                    if trimmed.hasPrefix("// snippet: ") {
+                        name = String(trimmed.dropFirst("// snippet: ".count))
+                        body = []
+                    } else if trimmed == "// end snippet", let current = name {
+                        snippets[current] = dedented(body)
+                        name = nil
+                    } else if name != nil {
+                        body.append(line)
+                    }
+                }
+            }
+        }
+        return snippets
+    }
+
+    @Test func everySwiftBlockIsCompiledCode() throws {
+        let blocks = try Self.readmeBlocks()
+        let compiled = try Self.compiledSnippets()
+        #expect(blocks.count >= 12)
+        for (marker, lines) in blocks {
+            if marker.hasPrefix("<!-- not compiled: ") { continue }
+            guard marker.hasPrefix("<!-- snippet: "), marker.hasSuffix(" -->") else {
+                Issue.record("a README Swift block starting \(lines.first ?? "") has no <!-- snippet: NAME --> or <!-- not compiled: why --> before it")
+                continue
+            }
+            let name = String(marker.dropFirst("<!-- snippet: ".count).dropLast(" -->".count))
+            // A block may show the imports its code needs; the compiled file has them at its top.
+            let shown = Self.dedented(lines.filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("import ") })
+            #expect(compiled[name] != nil, "README snippet '\(name)' is in no compiled file")
+            #expect(compiled[name] == shown, "README snippet '\(name)' differs from the compiled one")
+        }
+    }
+}
