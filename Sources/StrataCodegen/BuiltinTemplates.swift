@@ -9,6 +9,12 @@ import Foundation
 import Strata
 {% for entity in entities %}
 
+{% for line in entity.docLines %}
+///{{ line }}
+{% endfor %}
+{% if entity.docLines %}
+///
+{% endif %}
 /// The `{{ entity.plainName }}` entity of {{ model }} {{ version }}.
 {{ access }}{{ entity.classKeyword }} {{ entity.name }}: {{ entity.superclass }} {
     {{ access }}override class var entityName: String { {{ entity.nameLiteral }} }
@@ -20,6 +26,12 @@ import Strata
     {% endfor %}
     {% for attribute in entity.attributes %}
 
+    {% for line in attribute.docLines %}
+    ///{{ line }}
+    {% endfor %}
+    {% if attribute.docLines %}
+    ///
+    {% endif %}
     /// `{{ attribute.plainName }}`: {{ attribute.summary }}.
     {{ access }}var {{ attribute.name }}: {{ attribute.publicType }} {
         get { {{ attribute.getter }} }
@@ -28,6 +40,12 @@ import Strata
     {% endfor %}
     {% for relationship in entity.toOnes %}
 
+    {% for line in relationship.docLines %}
+    ///{{ line }}
+    {% endfor %}
+    {% if relationship.docLines %}
+    ///
+    {% endif %}
     /// `{{ relationship.plainName }}`: to-one {{ relationship.destinationName }}.
     {{ access }}var {{ relationship.name }}: {{ relationship.destination }}? {
         get { toOne({{ relationship.index }}) }
@@ -36,6 +54,12 @@ import Strata
     {% endfor %}
     {% for relationship in entity.toManys %}
 
+    {% for line in relationship.docLines %}
+    ///{{ line }}
+    {% endfor %}
+    {% if relationship.docLines %}
+    ///
+    {% endif %}
     /// `{{ relationship.plainName }}`: {{ relationship.summary }}.
     {{ access }}var {{ relationship.name }}: {{ relationship.publicType }} {
         get { {{ relationship.getter }} }
@@ -324,6 +348,12 @@ extension {{ modelName }} {
 import Foundation
 import Strata
 
+{% for line in modelDocLines %}
+///{{ line }}
+{% endfor %}
+{% if modelDocLines %}
+///
+{% endif %}
 /// The {{ model }} model: every version, the migration chain, and the classes of {{ version }}.
 {{ access }}enum {{ modelName }} {
     /// What a `DataStack` for this model is made from. Only {{ version }} is built with it; older
@@ -429,6 +459,12 @@ extension {{ entity.name }} {
         /// The object's ID.
         {{ access }}var objectID: ObjectID<{{ entity.name }}>
         {% for field in entity.snapshotFields %}
+        {% for line in field.docLines %}
+        ///{{ line }}
+        {% endfor %}
+        {% if field.docLines %}
+        ///
+        {% endif %}
         /// `{{ field.plainName }}`.
         {{ access }}var {{ field.name }}: {{ field.type }}
         {% endfor %}

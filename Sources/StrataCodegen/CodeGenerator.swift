@@ -89,6 +89,7 @@ public struct CodeGenerator {
         let context: [String: Any] = [
             "generatorVersion": Self.version, "model": name, "version": current.name, "access": accessPrefix,
             "modelName": SwiftSyntax.identifier(name), "modelLiteral": SwiftSyntax.stringLiteral(name),
+            "modelDocLines": SwiftSyntax.docLines(model.manifest.doc),
             "entities": entities,
             "importers": ImportContext.importers(current),
             "steps": steps, "allVersions": versions, "migrationChain": SchemaContext.chainLiteral(model.manifest.chain),

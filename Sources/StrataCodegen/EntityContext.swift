@@ -40,7 +40,7 @@ struct EntityContext {
                 "name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name, "storage": storage,
                 "storageType": code.storageType, "publicType": code.publicType, "initial": code.initialValue,
                 "ordinal": ordinals[attribute.name] ?? 0, "nameLiteral": SwiftSyntax.stringLiteral(attribute.name),
-                "getter": getter, "summary": summary(attribute),
+                "getter": getter, "summary": summary(attribute), "docLines": SwiftSyntax.docLines(attribute.doc),
             ])
         }
         let toOnes: [TemplateNode] = entity.relationships.filter { $0.kind == .toOne }.map { relationship in
@@ -48,7 +48,7 @@ struct EntityContext {
                 "name": SwiftSyntax.identifier(relationship.name), "plainName": relationship.name, "storage": "_" + relationship.name,
                 "destination": SwiftSyntax.identifier(relationship.destination), "destinationName": relationship.destination,
                 "ordinal": ordinals[relationship.name] ?? 0, "index": indexes[relationship.name] ?? 0,
-                "nameLiteral": SwiftSyntax.stringLiteral(relationship.name),
+                "nameLiteral": SwiftSyntax.stringLiteral(relationship.name), "docLines": SwiftSyntax.docLines(relationship.doc),
             ])
         }
         let toManys: [TemplateNode] = entity.relationships.filter { $0.kind != .toOne }.map { relationship in
@@ -61,6 +61,7 @@ struct EntityContext {
                 "getter": ordered ? "toMany(\(index), as: \(destination).self)" : "Set(toMany(\(index), as: \(destination).self))",
                 "nameLiteral": SwiftSyntax.stringLiteral(relationship.name),
                 "summary": (ordered ? "ordered to-many " : "to-many ") + relationship.destination,
+                "docLines": SwiftSyntax.docLines(relationship.doc),
             ])
         }
         var reads = stored.map { AttributeCode($0).read }
@@ -81,10 +82,11 @@ struct EntityContext {
         let snapshotFields: [TemplateNode] = fields.map { attribute in
             TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name,
                           "type": AttributeCode(attribute).publicType, "keyLiteral": SwiftSyntax.stringLiteral(attribute.name),
-                          "coding": attribute.isOptional ? "OptionalValue" : "Value"])
+                          "coding": attribute.isOptional ? "OptionalValue" : "Value", "docLines": SwiftSyntax.docLines(attribute.doc)])
         }
         return TemplateNode([
             "name": name, "plainName": entity.name, "nameLiteral": SwiftSyntax.stringLiteral(entity.name),
+            "docLines": SwiftSyntax.docLines(entity.doc),
             "classKeyword": hasChildren ? "class" : "final class", "isRoot": entity.parent == nil,
             "superclass": entity.parent.map { SwiftSyntax.identifier($0.value) } ?? "StrataObject",
             "attributes": attributes, "toOnes": toOnes, "toManys": toManys, "reads": reads, "binds": binds,

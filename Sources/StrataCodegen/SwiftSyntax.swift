@@ -11,6 +11,20 @@ enum SwiftSyntax {
     ]
 
     /// A name usable as a Swift identifier: backticked when it is a keyword.
+    /// A model file's `doc:` text as the lines of a `///` comment, each with its leading space
+    /// (an empty string for a blank line): split at every line break, so no text can end the
+    /// comment and become code.
+    static func docLines(_ text: String?) -> [String] {
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return [] }
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { line -> String in
+            let trimmed = String(line).replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
+            return trimmed.isEmpty ? "" : " " + trimmed
+        }
+        while lines.last == "" { lines.removeLast() }
+        while lines.first == "" { lines.removeFirst() }
+        return lines
+    }
+
     static func identifier(_ name: String) -> String {
         keywords.contains(name) ? "`" + name + "`" : name
     }

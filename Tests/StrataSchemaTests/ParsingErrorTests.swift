@@ -306,3 +306,41 @@ struct ReservedNameTests {
         ])
     }
 }
+
+@Suite("Model files: doc keys")
+struct DocKeyTests {
+    @Test func docsAreReadAndBadOnesReported() throws {
+        let fixture = try ModelFixture([
+            "model.yml": "model: Shop\ndoc: The shop.\nmigrationChain: [V1]\n",
+            "V1.yml": """
+            version: V1
+            entities:
+              Item:
+                doc: |
+                  An item.
+                  Second line.
+                attributes:
+                  name: {type: String, doc: The name.}
+                  code: {type: Int16, doc: [1, 2]}
+                relationships:
+                  box: {destination: Box, inverse: items, doc: The box.}
+              Box:
+                doc: {a: 1}
+                relationships:
+                  items: {destination: Item, inverse: box, toMany: unordered}
+            """,
+        ])
+        #expect(fixture.messages() == [
+            "V1.yml:9:32: error: 'doc' of attribute 'Item.code' must be a string, not a sequence",
+            "V1.yml:13:10: error: 'doc' of entity 'Box' must be a string, not a mapping",
+        ])
+        let valid = try ModelFixture([
+            "model.yml": "model: Shop\ndoc: The shop.\nmigrationChain: [V1]\n",
+            "V1.yml": "version: V1\nentities:\n  Item:\n    doc: |\n      An item.\n      Second line.\n    attributes:\n      name: {type: String, doc: The name.}\n",
+        ])
+        let model = try #require(valid.load().model)
+        #expect(model.manifest.doc == "The shop.")
+        #expect(model.versions[0].entities[0].doc == "An item.\nSecond line.\n")
+        #expect(model.versions[0].entities[0].attributes[0].doc == "The name.")
+    }
+}

@@ -34,6 +34,7 @@ public enum ModelJSONSchemas {
             {"type": "object", "propertyNames": {"$ref": "#/definitions/name"}, "additionalProperties": {"$ref": "#/definitions/name"}}
           ]
         },
+        "doc": {"type": "string", "description": "Documentation: becomes the doc comment of the generated model enum. Not part of the lock."},
         "configurations": {
           "description": "Configuration name → the entities of the current version its storage holds; a hierarchy is listed whole.",
           "type": "object",
@@ -85,6 +86,7 @@ public enum ModelJSONSchemas {
           "additionalProperties": false,
           "properties": {
             "abstract": {"type": "boolean", "description": "Never created itself, only its subentities."},
+            "doc": {"type": "string", "description": "Documentation: becomes the doc comment of the generated class. Not part of the lock."},
             "parent": {"$ref": "#/definitions/name", "description": "The entity this one inherits from; a hierarchy shares its root's table."},
             "attributes": {"type": ["object", "null"], "propertyNames": {"$ref": "#/definitions/name"}, "additionalProperties": {"$ref": "#/definitions/attribute"}},
             "relationships": {"type": ["object", "null"], "propertyNames": {"$ref": "#/definitions/name"}, "additionalProperties": {"$ref": "#/definitions/relationship"}},
@@ -118,7 +120,8 @@ public enum ModelJSONSchemas {
                 "unique": {"type": "boolean"},
                 "virtual": {"type": "boolean", "description": "Not stored; the app implements it."},
                 "swiftType": {"type": "string", "minLength": 1, "description": "For Codable: the Swift type stored."},
-                "coder": {"enum": ["json", "propertyList", "binary"], "description": "For Codable: how values are encoded."}
+                "coder": {"enum": ["json", "propertyList", "binary"], "description": "For Codable: how values are encoded."},
+                "doc": {"type": "string", "description": "Documentation: becomes the doc comment of the generated property. Not part of the lock."}
               }
             }
           ]
@@ -134,7 +137,8 @@ public enum ModelJSONSchemas {
             "deleteRule": {"enum": ["nullify", "cascade", "deny"]},
             "min": {"type": "integer", "minimum": 0},
             "max": {"type": "integer", "minimum": 0},
-            "storageKey": {"type": "string", "minLength": 1}
+            "storageKey": {"type": "string", "minLength": 1},
+            "doc": {"type": "string", "description": "Documentation: becomes the doc comment of the generated property. Not part of the lock."}
           }
         },
         "migration": {

@@ -24,6 +24,8 @@ public struct Attribute: Hashable, Sendable {
     public var swiftType: String?
     /// For `Codable` attributes, how values are encoded.
     public var coder: CodableCoder?
+    /// The `doc:` text, the generated property's documentation. Not part of the lock.
+    public var doc: String?
 
     /// Creates an attribute; the storage key defaults to the name.
     public init(

@@ -58,6 +58,8 @@ public struct Entity: Hashable, Sendable {
     public var uniqueness: [[Located<String>]]
     /// The `import:` block, if any.
     public var importSpec: ImportSpec?
+    /// The `doc:` text, the generated class's documentation. Not part of the lock.
+    public var doc: String?
 
     /// Creates an entity.
     public init(

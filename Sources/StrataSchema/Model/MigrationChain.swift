@@ -86,6 +86,8 @@ public struct ModelManifest: Hashable, Sendable {
     public var chain: MigrationChain
     /// Named configurations, if any.
     public var configurations: [Configuration]
+    /// The `doc:` text, the generated model enum's documentation.
+    public var doc: String?
 
     /// Creates a manifest.
     public init(name: String, file: String, chain: MigrationChain, configurations: [Configuration] = []) {

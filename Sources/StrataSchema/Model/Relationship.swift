@@ -45,6 +45,8 @@ public struct Relationship: Hashable, Sendable {
     public var maxCount: Int?
     /// The column (to-one) or join-table column name; the Swift name unless `storageKey` says otherwise.
     public var storageKey: String
+    /// The `doc:` text, the generated property's documentation. Not part of the lock.
+    public var doc: String?
 
     /// Creates a relationship; the storage key defaults to the name.
     public init(

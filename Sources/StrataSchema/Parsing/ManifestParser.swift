@@ -1,6 +1,6 @@
 /// Reads `model.yml`: the model's name, its migration chain and its configurations.
 struct ManifestParser {
-    static let keys = ["model", "migrationChain", "configurations"]
+    static let keys = ["model", "migrationChain", "configurations", "doc"]
 
     var diagnostics = Diagnostics()
 
@@ -19,7 +19,9 @@ struct ManifestParser {
         }
         let configurations = fields.entries("configurations", diagnostics: &diagnostics).compactMap { parseConfiguration($0.name, $0.value) }
         guard let name, let chain else { return nil }
-        return ModelManifest(name: name.value, file: file, chain: chain, configurations: configurations)
+        var manifest = ModelManifest(name: name.value, file: file, chain: chain, configurations: configurations)
+        manifest.doc = fields.string("doc", diagnostics: &diagnostics)?.value
+        return manifest
     }
 
     private mutating func versionName(_ node: YAMLNode) -> Located<String>? {

@@ -1,7 +1,7 @@
 /// Reads the attributes and relationships of one entity.
 struct PropertyParser {
-    static let attributeKeys = ["type", "optional", "default", "initial", "storageKey", "indexed", "unique", "virtual", "swiftType", "coder"]
-    static let relationshipKeys = ["destination", "inverse", "toMany", "deleteRule", "min", "max", "storageKey"]
+    static let attributeKeys = ["type", "optional", "default", "initial", "storageKey", "indexed", "unique", "virtual", "swiftType", "coder", "doc"]
+    static let relationshipKeys = ["destination", "inverse", "toMany", "deleteRule", "min", "max", "storageKey", "doc"]
 
     /// The entity the properties belong to, for messages.
     let entity: String
@@ -22,6 +22,7 @@ struct PropertyParser {
         guard let typeName = fields.requiredString("type", diagnostics: &diagnostics),
               let type = attributeType(typeName.value, at: typeName.location, context: context) else { return nil }
         var attribute = Attribute(name: name.value, location: name.location, type: type)
+        attribute.doc = fields.string("doc", diagnostics: &diagnostics)?.value
         attribute.isOptional = fields.bool("optional", diagnostics: &diagnostics)
         attribute.isIndexed = fields.bool("indexed", diagnostics: &diagnostics)
         attribute.isUnique = fields.bool("unique", diagnostics: &diagnostics)
@@ -77,11 +78,14 @@ struct PropertyParser {
             diagnostics.error("'max' of \(context) is 0, so it could never hold an object", at: fields.keyLocation("max"))
         }
         let key = storageKey(fields, context: context)
+        let doc = fields.string("doc", diagnostics: &diagnostics)?.value
         guard let destination, let inverse else { return nil }
-        return Relationship(name: name.value, location: name.location, destination: destination.value,
-                            destinationLocation: destination.location, inverse: inverse.value,
-                            inverseLocation: inverse.location, kind: kind, deleteRule: deleteRule,
-                            minCount: minCount, maxCount: maxCount, storageKey: key)
+        var relationship = Relationship(name: name.value, location: name.location, destination: destination.value,
+                                        destinationLocation: destination.location, inverse: inverse.value,
+                                        inverseLocation: inverse.location, kind: kind, deleteRule: deleteRule,
+                                        minCount: minCount, maxCount: maxCount, storageKey: key)
+        relationship.doc = doc
+        return relationship
     }
 
     private mutating func attributeType(_ text: String, at location: SourceLocation, context: String) -> AttributeType? {

@@ -2,6 +2,9 @@
 import Foundation
 import Strata
 
+/// A customer of the store. People are uniqued by `personID` when imported,
+/// so importing the same JSON twice updates them.
+///
 /// The `Person` entity of PetStore V3.
 public final class Person: StrataObject {
     public override class var entityName: String { "Person" }
@@ -15,6 +18,8 @@ public final class Person: StrataObject {
     private var _website: URL? = nil
     private var _settings: PersonSettings? = nil
 
+    /// The customer number the shop's back office gives out.
+    ///
     /// `personID`: Int64, unique.
     public var personID: Int64 {
         get { _personID }
@@ -69,6 +74,8 @@ public final class Person: StrataObject {
         set { willSet(8, "settings"); _settings = newValue }
     }
 
+    /// The person's dogs; deleting the person deletes them.
+    ///
     /// `pets`: to-many Dog.
     public var pets: Set<Dog> {
         get { Set(toMany(0, as: Dog.self)) }

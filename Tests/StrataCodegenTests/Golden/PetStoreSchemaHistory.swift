@@ -2,6 +2,8 @@
 import Foundation
 import Strata
 
+/// The pet store's data, from its first release to this one.
+///
 /// The PetStore model: every version, the migration chain, and the classes of V3.
 public enum PetStore {
     /// What a `DataStack` for this model is made from. Only V3 is built with it; older

@@ -7,6 +7,8 @@ extension Person {
     public struct Snapshot: EntitySnapshot, Codable {
         /// The object's ID.
         public var objectID: ObjectID<Person>
+        /// The customer number the shop's back office gives out.
+        ///
         /// `personID`.
         public var personID: Int64
         /// `name`.
