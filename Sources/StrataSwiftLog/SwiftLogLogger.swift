@@ -13,6 +13,7 @@ public struct SwiftLogLogger: StrataLogger {
         self.logger = logger
     }
 
+    /// Writes the message when its level is enabled.
     public func log(level: LogLevel, message: @autoclosure () -> String, file: StaticString, line: UInt) {
         let mapped: Logger.Level
         switch level {

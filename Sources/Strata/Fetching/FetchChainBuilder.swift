@@ -98,9 +98,11 @@ public protocol FetchDescription<Entity>: Sendable {
 }
 
 extension From: FetchDescription {
+    /// The fetch as a chain.
     public var fetchChain: FetchChainBuilder<T> { chain }
 }
 
 extension FetchChainBuilder: FetchDescription {
+    /// The fetch as a chain.
     public var fetchChain: FetchChainBuilder<T> { self }
 }

@@ -67,34 +67,42 @@ struct KeyedScalar<Key: CodingKey>: ImportScalarSource {
 }
 
 extension String: ImportDecodable {
+    /// The source's value as a `String`, or nil when it does not convert.
     @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> String? { try? source.decode(String.self) }
 }
 
 extension Bool: ImportDecodable {
+    /// The source's value as a `Bool`, or nil when it does not convert.
     @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Bool? { try? source.decode(Bool.self) }
 }
 
 extension Int: ImportDecodable {
+    /// The source's value as an `Int`, or nil when it does not convert.
     @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int? { try? source.decode(Int.self) }
 }
 
 extension Int16: ImportDecodable {
+    /// The source's value as an `Int16`, or nil when it does not convert.
     @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int16? { try? source.decode(Int16.self) }
 }
 
 extension Int32: ImportDecodable {
+    /// The source's value as an `Int32`, or nil when it does not convert.
     @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int32? { try? source.decode(Int32.self) }
 }
 
 extension Int64: ImportDecodable {
+    /// The source's value as an `Int64`, or nil when it does not convert.
     @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int64? { try? source.decode(Int64.self) }
 }
 
 extension Double: ImportDecodable {
+    /// The source's value as a `Double`, or nil when it does not convert.
     @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Double? { try? source.decode(Double.self) }
 }
 
 extension Float: ImportDecodable {
+    /// The source's value as a `Float`, or nil when it does not convert.
     @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Float? { try? source.decode(Float.self) }
 }
 

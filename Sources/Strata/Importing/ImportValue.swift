@@ -7,8 +7,11 @@ import Foundation
 public enum ImportValue {
     /// What a source holds at a key path: `.absent` when a key is missing, `.null` for JSON null.
     public enum Lookup {
+        /// The key is missing.
         case absent
+        /// The key holds JSON null.
         case null
+        /// The key holds this value.
         case value(Any)
     }
 
@@ -122,18 +125,22 @@ public protocol ImportConvertible {
 }
 
 extension String: ImportConvertible {
+    /// The value a decoded JSON source holds, or nil when it holds another kind.
     public init?(importValue raw: Any) {
         guard let text = raw as? String else { return nil }
         self = text
     }
+    /// What a source must hold, as error messages say it.
     public static var importDescription: String { "text" }
 }
 
 extension Bool: ImportConvertible {
+    /// The value a decoded JSON source holds, or nil when it holds another kind.
     public init?(importValue raw: Any) {
         guard ImportValue.isBoolean(raw), let value = raw as? Bool else { return nil }
         self = value
     }
+    /// What a source must hold, as error messages say it.
     public static var importDescription: String { "true or false" }
 }
 
@@ -141,6 +148,7 @@ extension Bool: ImportConvertible {
 public protocol ImportInteger: ImportConvertible, FixedWidthInteger {}
 
 extension ImportInteger {
+    /// The value a decoded JSON source holds, or nil when it holds another kind.
     public init?(importValue raw: Any) {
         guard !ImportValue.isBoolean(raw), let number = raw as? NSNumber else { return nil }
         let double = number.doubleValue
@@ -148,6 +156,7 @@ extension ImportInteger {
               Double(number.int64Value) == double || abs(double) >= 9.0e15 else { return nil }
         self = value
     }
+    /// What a source must hold, as error messages say it.
     public static var importDescription: String { "a whole number that fits \(Self.self)" }
 }
 
@@ -157,6 +166,7 @@ extension Int32: ImportInteger {}
 extension Int64: ImportInteger {}
 
 extension Double: ImportConvertible {
+    /// The value a decoded JSON source holds, or nil when it holds another kind.
     public init?(importValue raw: Any) {
         guard !ImportValue.isBoolean(raw) else { return nil }
         // A Swift Double first: going through NSNumber would turn every NaN into the same one.
@@ -164,29 +174,35 @@ extension Double: ImportConvertible {
         guard let number = raw as? NSNumber else { return nil }
         self = number.doubleValue
     }
+    /// What a source must hold, as error messages say it.
     public static var importDescription: String { "a number" }
 }
 
 extension Float: ImportConvertible {
+    /// The value a decoded JSON source holds, or nil when it holds another kind.
     public init?(importValue raw: Any) {
         if !ImportValue.isBoolean(raw), let value = raw as? Float { self = value; return }
         guard let value = Double(importValue: raw) else { return nil }
         self = Float(value)
     }
+    /// What a source must hold, as error messages say it.
     public static var importDescription: String { "a number" }
 }
 
 extension Decimal: ImportConvertible {
+    /// The value a decoded JSON source holds, or nil when it holds another kind.
     public init?(importValue raw: Any) {
         if let value = raw as? Decimal { self = value; return }
         if let text = raw as? String, let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) { self = value; return }
         guard !ImportValue.isBoolean(raw), let number = raw as? NSNumber else { return nil }
         self = Decimal(string: number.stringValue, locale: Locale(identifier: "en_US_POSIX")) ?? number.decimalValue
     }
+    /// What a source must hold, as error messages say it.
     public static var importDescription: String { "a number or decimal text" }
 }
 
 extension Date: ImportConvertible {
+    /// The value a decoded JSON source holds, or nil when it holds another kind.
     public init?(importValue raw: Any) {
         if let value = raw as? Date { self = value; return }
         if let text = raw as? String {
@@ -203,32 +219,39 @@ extension Date: ImportConvertible {
         guard !ImportValue.isBoolean(raw), let number = raw as? NSNumber else { return nil }
         self = Date(timeIntervalSince1970: number.doubleValue)
     }
+    /// What a source must hold, as error messages say it.
     public static var importDescription: String { "an ISO 8601 date or seconds since 1970" }
 }
 
 extension UUID: ImportConvertible {
+    /// The value a decoded JSON source holds, or nil when it holds another kind.
     public init?(importValue raw: Any) {
         if let value = raw as? UUID { self = value; return }
         guard let text = raw as? String, let value = UUID(uuidString: text) else { return nil }
         self = value
     }
+    /// What a source must hold, as error messages say it.
     public static var importDescription: String { "a UUID" }
 }
 
 extension URL: ImportConvertible {
+    /// The value a decoded JSON source holds, or nil when it holds another kind.
     public init?(importValue raw: Any) {
         if let value = raw as? URL { self = value; return }
         guard let text = raw as? String, let value = URL(string: text) else { return nil }
         self = value
     }
+    /// What a source must hold, as error messages say it.
     public static var importDescription: String { "a URL" }
 }
 
 extension Data: ImportConvertible {
+    /// The value a decoded JSON source holds, or nil when it holds another kind.
     public init?(importValue raw: Any) {
         if let value = raw as? Data { self = value; return }
         guard let text = raw as? String, let value = Data(base64Encoded: text) else { return nil }
         self = value
     }
+    /// What a source must hold, as error messages say it.
     public static var importDescription: String { "base64 text" }
 }

@@ -23,16 +23,19 @@ public struct JSONObjectDecoder: Decoder {
         try T(from: JSONObjectDecoder(value, codingPath: codingPath))
     }
 
+    /// The source as a keyed container; throws when it is not a JSON object.
     public func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard let object = value as? [String: Any] else { throw mismatch([String: Any].self, codingPath) }
         return KeyedDecodingContainer(Keyed<Key>(object: object, codingPath: codingPath))
     }
 
+    /// The source as an unkeyed container; throws when it is not a JSON array.
     public func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard let array = value as? [Any] else { throw mismatch([Any].self, codingPath) }
         return Unkeyed(array: array, codingPath: codingPath)
     }
 
+    /// The source as a single value.
     public func singleValueContainer() throws -> any SingleValueDecodingContainer {
         Value(raw: value, codingPath: codingPath)
     }
@@ -67,21 +70,37 @@ public struct JSONObjectDecoder: Decoder {
             return value
         }
 
+        /// Whether the value is JSON null.
         public func decodeNil() -> Bool { type(of: raw) == NSNull.self }
+        /// The value as a `Bool`; throws when it is another kind or does not fit.
         public func decode(_ type: Bool.Type) throws -> Bool { try scalar(Bool.self) }
+        /// The value as a `String`; throws when it is another kind or does not fit.
         public func decode(_ type: String.Type) throws -> String { try scalar(String.self) }
+        /// The value as a `Double`; throws when it is another kind or does not fit.
         public func decode(_ type: Double.Type) throws -> Double { try scalar(Double.self) }
+        /// The value as a `Float`; throws when it is another kind or does not fit.
         public func decode(_ type: Float.Type) throws -> Float { try scalar(Float.self) }
+        /// The value as an `Int`; throws when it is another kind or does not fit.
         public func decode(_ type: Int.Type) throws -> Int { try scalar(Int.self) }
+        /// The value as an `Int8`; throws when it is another kind or does not fit.
         public func decode(_ type: Int8.Type) throws -> Int8 { try integer(Int8.self) }
+        /// The value as an `Int16`; throws when it is another kind or does not fit.
         public func decode(_ type: Int16.Type) throws -> Int16 { try scalar(Int16.self) }
+        /// The value as an `Int32`; throws when it is another kind or does not fit.
         public func decode(_ type: Int32.Type) throws -> Int32 { try scalar(Int32.self) }
+        /// The value as an `Int64`; throws when it is another kind or does not fit.
         public func decode(_ type: Int64.Type) throws -> Int64 { try scalar(Int64.self) }
+        /// The value as an `UInt`; throws when it is another kind or does not fit.
         public func decode(_ type: UInt.Type) throws -> UInt { try integer(UInt.self) }
+        /// The value as an `UInt8`; throws when it is another kind or does not fit.
         public func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(UInt8.self) }
+        /// The value as an `UInt16`; throws when it is another kind or does not fit.
         public func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(UInt16.self) }
+        /// The value as an `UInt32`; throws when it is another kind or does not fit.
         public func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(UInt32.self) }
+        /// The value as an `UInt64`; throws when it is another kind or does not fit.
         public func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(UInt64.self) }
+        /// The value decoded as `T`.
         public func decode<T: Decodable>(_ type: T.Type) throws -> T {
             try T(from: JSONObjectDecoder(raw, codingPath: codingPath))
         }

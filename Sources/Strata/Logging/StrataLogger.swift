@@ -12,6 +12,7 @@ public enum LogLevel: Int, Sendable, Comparable, CustomStringConvertible {
     /// A programming error about to stop the process.
     case fatal
 
+    /// Less serious first: trace, notice, warning, fatal.
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// `trace`, `notice`, `warning`, `fatal`.
@@ -64,6 +65,7 @@ public struct ConsoleLogger: StrataLogger {
         self.minimumLevel = minimumLevel
     }
 
+    /// Writes the message when its level is enabled.
     public func log(level: LogLevel, message: @autoclosure () -> String, file: StaticString, line: UInt) {
         guard level >= minimumLevel else { return }
         FileHandle.standardError.write(Data("[Strata] \(level): \(message())\n".utf8))

@@ -31,11 +31,14 @@ public enum SQLComparisonStyle: Sendable, Hashable {
 }
 
 extension QueryableAttributeType {
+    /// How SQL compares stored values of this type.
     public static var comparison: SQLComparisonStyle { .direct }
 }
 
 extension Bool: QueryableAttributeType {
+    /// The stored form.
     public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
+    /// Reads the stored form back; nil when it does not fit.
     public init?(sqlValue: SQLValue) {
         guard case .integer(let value) = sqlValue else { return nil }
         self = value != 0
@@ -46,7 +49,9 @@ extension Bool: QueryableAttributeType {
 public protocol StoredInteger: QueryableAttributeType, FixedWidthInteger {}
 
 extension StoredInteger {
+    /// The stored form.
     public var sqlValue: SQLValue { .integer(Int64(self)) }
+    /// Reads the stored form back; nil when it does not fit.
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .integer(let value): self.init(exactly: value)
@@ -66,7 +71,9 @@ extension UInt16: StoredInteger {}
 extension UInt32: StoredInteger {}
 
 extension Double: QueryableAttributeType {
+    /// The stored form.
     public var sqlValue: SQLValue { .real(self) }
+    /// Reads the stored form back; nil when it does not fit.
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .real(let value): self = value
@@ -80,7 +87,9 @@ extension Double: QueryableAttributeType {
 }
 
 extension Float: QueryableAttributeType {
+    /// The stored form.
     public var sqlValue: SQLValue { .real(Double(self)) }
+    /// Reads the stored form back; nil when it does not fit.
     public init?(sqlValue: SQLValue) {
         guard let value = Double(sqlValue: sqlValue) else { return nil }
         self = Float(value)
@@ -88,7 +97,9 @@ extension Float: QueryableAttributeType {
 }
 
 extension String: QueryableAttributeType {
+    /// The stored form.
     public var sqlValue: SQLValue { .text(self) }
+    /// Reads the stored form back; nil when it does not fit.
     public init?(sqlValue: SQLValue) {
         guard case .text(let value) = sqlValue else { return nil }
         self = value
@@ -96,7 +107,9 @@ extension String: QueryableAttributeType {
 }
 
 extension Date: QueryableAttributeType {
+    /// The stored form.
     public var sqlValue: SQLValue { .real(timeIntervalSinceReferenceDate) }
+    /// Reads the stored form back; nil when it does not fit.
     public init?(sqlValue: SQLValue) {
         guard let seconds = Double(sqlValue: sqlValue) else { return nil }
         self = Date(timeIntervalSinceReferenceDate: seconds)
@@ -104,7 +117,9 @@ extension Date: QueryableAttributeType {
 }
 
 extension Data: QueryableAttributeType {
+    /// The stored form.
     public var sqlValue: SQLValue { .blob(Array(self)) }
+    /// Reads the stored form back; nil when it does not fit.
     public init?(sqlValue: SQLValue) {
         guard case .blob(let bytes) = sqlValue else { return nil }
         self = Data(bytes)
@@ -112,7 +127,9 @@ extension Data: QueryableAttributeType {
 }
 
 extension UUID: QueryableAttributeType {
+    /// The stored form.
     public var sqlValue: SQLValue { .blob(withUnsafeBytes(of: uuid) { Array($0) }) }
+    /// Reads the stored form back; nil when it does not fit.
     public init?(sqlValue: SQLValue) {
         guard case .blob(let bytes) = sqlValue, bytes.count == 16 else { return nil }
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -122,7 +139,9 @@ extension UUID: QueryableAttributeType {
 }
 
 extension URL: QueryableAttributeType {
+    /// The stored form.
     public var sqlValue: SQLValue { .text(absoluteString) }
+    /// Reads the stored form back; nil when it does not fit.
     public init?(sqlValue: SQLValue) {
         guard case .text(let text) = sqlValue, let url = URL(string: text) else { return nil }
         self = url
@@ -130,7 +149,9 @@ extension URL: QueryableAttributeType {
 }
 
 extension Decimal: QueryableAttributeType {
+    /// The stored form.
     public var sqlValue: SQLValue { .text(description) }
+    /// Reads the stored form back; nil when it does not fit.
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         // `Decimal.nan` is stored as its description, which `Decimal(string:)` does not read.
@@ -140,14 +161,18 @@ extension Decimal: QueryableAttributeType {
         default: return nil
         }
     }
+    /// How SQL compares stored values of this type.
     public static var comparison: SQLComparisonStyle { .numericText }
 }
 
 extension RawRepresentable where Self: QueryableAttributeType, RawValue: QueryableAttributeType {
+    /// The stored form.
     public var sqlValue: SQLValue { rawValue.sqlValue }
+    /// Reads the stored form back; nil when it does not fit.
     public init?(sqlValue: SQLValue) {
         guard let raw = RawValue(sqlValue: sqlValue) else { return nil }
         self.init(rawValue: raw)
     }
+    /// How SQL compares stored values of this type.
     public static var comparison: SQLComparisonStyle { RawValue.comparison }
 }

@@ -2,8 +2,10 @@ import Foundation
 
 /// Options for local storages.
 public struct LocalStorageOptions: OptionSet, Sendable, Hashable {
+    /// The options' bits.
     public let rawValue: Int
 
+    /// Options from their bits.
     public init(rawValue: Int) {
         self.rawValue = rawValue
     }

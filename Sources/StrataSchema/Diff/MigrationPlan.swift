@@ -5,6 +5,7 @@ public enum MigrationWeight: String, Hashable, Sendable, Codable, Comparable {
     /// Existing values must be converted or supplied: the app's custom step does it.
     case heavyweight
 
+    /// Lightweight before heavyweight.
     public static func < (lhs: MigrationWeight, rhs: MigrationWeight) -> Bool {
         lhs == .lightweight && rhs == .heavyweight
     }

@@ -17,11 +17,13 @@ public enum LockWriter {
         /// The sealed record's path and new bytes, or nil when it is already right.
         public var record: (path: String, contents: [UInt8])?
 
+        /// Equal when they change the same file to the same bytes.
         public static func == (lhs: Change, rhs: Change) -> Bool {
             lhs.version == rhs.version && lhs.file == rhs.file && lhs.newContents == rhs.newContents
                 && lhs.record?.path == rhs.record?.path && lhs.record?.contents == rhs.record?.contents
         }
 
+        /// Hashes what `==` compares.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(version)
             hasher.combine(file)
