@@ -122,3 +122,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The documentation plugin (`swift package generate-documentation`) only when asked for, with
+// STRATA_DOCS=1, so packages that use Strata never fetch or build it.
+if Context.environment["STRATA_DOCS"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"))
+}

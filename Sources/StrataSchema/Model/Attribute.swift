@@ -8,7 +8,7 @@ public struct Attribute: Hashable, Sendable {
     public var type: AttributeType
     /// Whether the value may be nil.
     public var isOptional: Bool
-    /// The default, in its canonical text form (see ``DefaultValueParser``), if any.
+    /// The default, in its canonical text form (as the model loader normalises it), if any.
     public var defaultValue: String?
     /// A per-insert initial value, if any.
     public var initial: InitialValue?
