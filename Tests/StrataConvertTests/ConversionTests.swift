@@ -128,7 +128,7 @@ struct ConversionTests {
     }
 
     static func model(type: String) -> CoreDataModel {
-        let position = ModelFilePosition(file: "contents", line: 1, column: 1)
+        let position = SourceLocation(file: "contents", line: 1, column: 1)
         var entity = CoreDataEntity(name: "Item", position: position)
         entity.attributes = [CoreDataAttribute(name: "code", type: type, isOptional: true, position: position)]
         var model = CoreDataModel()
@@ -146,25 +146,25 @@ struct ConversionTests {
         try FileManager.default.createDirectory(atPath: version, withIntermediateDirectories: true)
         try Data("<model>\n  <entity name=\"A\">\n</model>".utf8).write(to: URL(fileURLWithPath: version + "/contents"))
         #expect(throws: ConversionDiagnostic(.error, "not well-formed XML: '</model>' does not close '<entity>' of line 2",
-                                             at: ModelFilePosition(file: version + "/contents", line: 3, column: 1))) {
+                                             at: SourceLocation(file: version + "/contents", line: 3, column: 1))) {
             try ModelBundle.read(path: folder + "/Bad.xcdatamodeld")
         }
         try Data("<plist/>".utf8).write(to: URL(fileURLWithPath: version + "/contents"))
         #expect(throws: ConversionDiagnostic(.error, "not a Core Data model: the root element is <plist>, not <model>",
-                                             at: ModelFilePosition(file: version + "/contents", line: 1, column: 1))) {
+                                             at: SourceLocation(file: version + "/contents", line: 1, column: 1))) {
             try ModelBundle.read(path: version)
         }
         try Data("<model><entity/></model>".utf8).write(to: URL(fileURLWithPath: version + "/contents"))
-        #expect(throws: ConversionDiagnostic(.error, "<entity> has no name", at: ModelFilePosition(file: version + "/contents", line: 1, column: 8))) {
+        #expect(throws: ConversionDiagnostic(.error, "<entity> has no name", at: SourceLocation(file: version + "/contents", line: 1, column: 8))) {
             try ModelBundle.read(path: version)
         }
         try Data("<model><entity name=\"A\"><attribute name=\"x\"/>\n<relationship name=\"x\" destinationEntity=\"A\"/></entity></model>".utf8)
             .write(to: URL(fileURLWithPath: version + "/contents"))
-        #expect(throws: ConversionDiagnostic(.error, "entity 'A' has two properties named 'x'", at: ModelFilePosition(file: version + "/contents", line: 2, column: 1))) {
+        #expect(throws: ConversionDiagnostic(.error, "entity 'A' has two properties named 'x'", at: SourceLocation(file: version + "/contents", line: 2, column: 1))) {
             try ModelBundle.read(path: version)
         }
         try Data("<model><entity name=\"A\"/><entity name=\"A\"/></model>".utf8).write(to: URL(fileURLWithPath: version + "/contents"))
-        #expect(throws: ConversionDiagnostic(.error, "two entities are named 'A'", at: ModelFilePosition(file: version + "/contents", line: 1, column: 26))) {
+        #expect(throws: ConversionDiagnostic(.error, "two entities are named 'A'", at: SourceLocation(file: version + "/contents", line: 1, column: 26))) {
             try ModelBundle.read(path: version)
         }
         #expect(throws: ConversionDiagnostic(.error, "\(folder) is neither a .xcdatamodeld bundle nor a .xcdatamodel")) {

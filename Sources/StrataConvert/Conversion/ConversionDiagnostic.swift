@@ -1,3 +1,4 @@
+import StrataSchema
 /// An error or warning of a conversion, at the place in a Core Data model file it is about when
 /// there is one: `Model.xcdatamodel/contents:12:9: warning: ...`, the form editors and build
 /// logs link to.
@@ -13,12 +14,12 @@ public struct ConversionDiagnostic: Error, Sendable, Hashable, CustomStringConve
     /// How serious it is.
     public let severity: Severity
     /// Where it is, when it is about one place.
-    public let position: ModelFilePosition?
+    public let position: SourceLocation?
     /// What happened, naming the entity and property.
     public let message: String
 
     /// A diagnostic.
-    public init(_ severity: Severity, _ message: String, at position: ModelFilePosition? = nil) {
+    public init(_ severity: Severity, _ message: String, at position: SourceLocation? = nil) {
         self.severity = severity
         self.message = message
         self.position = position

@@ -1,3 +1,4 @@
+import StrataSchema
 /// The migration block of a version: `renamedFrom` for each entity, attribute and relationship
 /// whose renaming identifier names one of the previous version with another name.
 ///
@@ -36,7 +37,7 @@ struct RenameHints {
         return ["migration:", "  from: \(YAMLText.scalar(previousName))", "  entities:"] + entityLines
     }
 
-    private mutating func properties(_ key: String, of entity: String, _ properties: [(String, String?, ModelFilePosition)],
+    private mutating func properties(_ key: String, of entity: String, _ properties: [(String, String?, SourceLocation)],
                                      _ old: [(String, String?)]) -> [String] {
         var lines: [String] = []
         for (name, identifier, position) in properties {
@@ -49,7 +50,7 @@ struct RenameHints {
     /// The name in the previous version of the element with this name and renaming identifier:
     /// the one whose identifier (its renaming identifier, or else its name) is the same.
     private mutating func match(_ name: String, _ identifier: String?, in old: [(String, String?)], what: String,
-                                at position: ModelFilePosition) -> String? {
+                                at position: SourceLocation) -> String? {
         let key = identifier ?? name
         if let found = old.first(where: { ($0.1 ?? $0.0) == key }) { return found.0 }
         if let identifier, identifier != name {

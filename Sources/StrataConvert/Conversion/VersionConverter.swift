@@ -1,3 +1,4 @@
+import StrataSchema
 /// One Core Data model version as a Strata version file, and a warning for everything that does
 /// not carry over as it was.
 struct VersionConverter {
@@ -24,7 +25,7 @@ struct VersionConverter {
         }.map(\.name))
     }
 
-    mutating func warn(_ message: String, at position: ModelFilePosition?) {
+    mutating func warn(_ message: String, at position: SourceLocation?) {
         warnings.append(ConversionDiagnostic(.warning, message, at: position))
     }
 

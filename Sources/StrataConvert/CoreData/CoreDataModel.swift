@@ -1,22 +1,4 @@
-/// Where something is in a Core Data model file, for messages: `path:line:column`.
-public struct ModelFilePosition: Sendable, Hashable, CustomStringConvertible {
-    /// The file's path.
-    public var file: String
-    /// The 1-based line.
-    public var line: Int
-    /// The 1-based column.
-    public var column: Int
-
-    /// A position.
-    public init(file: String, line: Int, column: Int) {
-        self.file = file
-        self.line = line
-        self.column = column
-    }
-
-    /// `Model.xcdatamodel/contents:12:9`.
-    public var description: String { "\(file):\(line):\(column)" }
-}
+import StrataSchema
 
 /// A key and value of an element's user info.
 public struct UserInfoEntry: Sendable, Hashable {
@@ -54,7 +36,7 @@ public struct CoreDataFetchRequest: Sendable, Hashable {
     /// The entity it fetches.
     public var entity: String
     /// Where it is.
-    public var position: ModelFilePosition
+    public var position: SourceLocation
 }
 
 /// A fetch index (or an older compound index): its name and properties, in order.
@@ -70,7 +52,7 @@ public struct NamedPosition: Sendable, Hashable {
     /// Its name.
     public var name: String
     /// Where it is.
-    public var position: ModelFilePosition
+    public var position: SourceLocation
 }
 
 /// An entity of a Core Data model.
@@ -98,7 +80,7 @@ public struct CoreDataEntity: Sendable, Hashable {
     /// The user info.
     public var userInfo: [UserInfoEntry] = []
     /// Where the entity starts.
-    public var position: ModelFilePosition
+    public var position: SourceLocation
 }
 
 /// An attribute of a Core Data entity.
@@ -129,7 +111,7 @@ public struct CoreDataAttribute: Sendable, Hashable {
     /// The user info.
     public var userInfo: [UserInfoEntry] = []
     /// Where the attribute is.
-    public var position: ModelFilePosition
+    public var position: SourceLocation
 }
 
 /// A relationship of a Core Data entity.
@@ -159,5 +141,5 @@ public struct CoreDataRelationship: Sendable, Hashable {
     /// The user info.
     public var userInfo: [UserInfoEntry] = []
     /// Where the relationship is.
-    public var position: ModelFilePosition
+    public var position: SourceLocation
 }

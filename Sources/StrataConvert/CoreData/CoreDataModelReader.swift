@@ -1,3 +1,4 @@
+import StrataSchema
 /// Reads the XML tree of a `contents` file into a ``CoreDataModel``.
 ///
 /// Elements it does not know (such as the diagram's `elements`) are skipped; an element it needs
@@ -11,8 +12,8 @@ public struct CoreDataModelReader {
         try CoreDataModelReader(file: file).model(tree)
     }
 
-    func position(_ element: XMLTree) -> ModelFilePosition {
-        ModelFilePosition(file: file, line: element.line, column: element.column)
+    func position(_ element: XMLTree) -> SourceLocation {
+        SourceLocation(file: file, line: element.line, column: element.column)
     }
 
     func required(_ key: String, of element: XMLTree) throws(ConversionDiagnostic) -> String {
@@ -49,7 +50,7 @@ public struct CoreDataModelReader {
     }
 
     /// Throws at the second of two things with one name.
-    func requireUnique(_ named: [(String, ModelFilePosition)], _ what: String) throws(ConversionDiagnostic) {
+    func requireUnique(_ named: [(String, SourceLocation)], _ what: String) throws(ConversionDiagnostic) {
         var seen: Set<String> = []
         for (name, place) in named where !seen.insert(name).inserted {
             throw ConversionDiagnostic(.error, "\(what) '\(name)'", at: place)

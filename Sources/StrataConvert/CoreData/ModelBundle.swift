@@ -1,4 +1,5 @@
 import Foundation
+import StrataSchema
 
 /// An Xcode model: a `.xcdatamodeld` bundle of versions, or a single `.xcdatamodel`.
 public struct ModelBundle: Sendable, Hashable {
@@ -93,7 +94,7 @@ public struct ModelBundle: Sendable, Hashable {
             return try XMLReader.parse([UInt8](data))
         } catch {
             throw ConversionDiagnostic(.error, "not well-formed XML: \(error.message)",
-                                       at: ModelFilePosition(file: file, line: error.line, column: error.column))
+                                       at: SourceLocation(file: file, line: error.line, column: error.column))
         }
     }
 }
