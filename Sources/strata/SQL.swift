@@ -66,7 +66,9 @@ struct SQL: ParsableCommand {
             throw ExitCode(2)
         }
         var text = ""
-        for (source, destination) in zip(path[...end], path[...end].dropFirst()) {
+        defer { Output.progressDone(quiet: false) }
+        for (step, (source, destination)) in zip(path[...end], path[...end].dropFirst()).enumerated() {
+            Output.progress("planning \(source) → \(destination) (step \(step + 1) of \(end))…", quiet: false)
             guard let old = model.version(named: source), let new = model.version(named: destination) else { continue }
             let planner = MigrationPlanner(from: RuntimeDescriptors.modelVersion(old, in: model), to: RuntimeDescriptors.modelVersion(new, in: model),
                                            configuration: storageConfiguration)
