@@ -84,6 +84,18 @@ struct ConversionTests {
         #expect(converted.files[0].contents.contains("migrationChain: [Garden, Garden3]"))
     }
 
+    @Test func aSingleModelVersionConvertsToOneVersion() throws {
+        let bundle = try ModelBundle.read(path: Paths.garden + "/Garden 2.xcdatamodel")
+        #expect(bundle.name == "Garden 2" && bundle.currentVersion == nil && bundle.source == "Garden 2.xcdatamodel")
+        let converted = try ModelConverter.convert(bundle)
+        #expect(converted.name == "Garden2" && converted.versions == ["Garden2"])
+        #expect(converted.files[0].contents.contains("# Converted by strata convert from Garden 2.xcdatamodel.\nmodel: Garden2\nmigrationChain: [Garden2]\n"))
+        #expect(converted.warnings.map(\.description).prefix(2) == [
+            "warning: model 'Garden 2' is named 'Garden2': model names are Swift identifiers",
+            "warning: version 'Garden 2' is named 'Garden2': version names are Swift identifiers",
+        ])
+    }
+
     @Test func aBadChainIsAnError() throws {
         let bundle = try ModelBundle.read(path: Paths.garden)
         #expect(throws: ConversionDiagnostic(.error, "--chain names 'Garden 4', which is not a version of Garden; its versions are 'Garden', 'Garden 2', 'Garden 3'")) {

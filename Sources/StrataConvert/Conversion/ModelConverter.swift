@@ -47,7 +47,7 @@ public enum ModelConverter {
         for (index, version) in ordered.enumerated() {
             var converter = VersionConverter(model: version.model, versionName: names[index],
                                              previous: index > 0 ? (names[index - 1], ordered[index - 1].model) : nil)
-            let yaml = converter.yaml(source: "\(bundle.name).xcdatamodeld/\(version.name).xcdatamodel")
+            let yaml = converter.yaml(source: bundle.source(of: version))
             // In file order, so a reader can walk the Core Data model top to bottom.
             warnings += converter.warnings.enumerated().sorted { lhs, rhs in
                 let left = lhs.element.position.map { ($0.line, $0.column) } ?? (Int.max, 0)
@@ -92,7 +92,7 @@ public enum ModelConverter {
     static func manifest(bundle: ModelBundle, name: String, versions: [String], current: ModelBundle.Version,
                          warnings: inout [ConversionDiagnostic]) throws(ConversionDiagnostic) -> String {
         var lines = [ModelJSONSchemas.modeline(for: ModelJSONSchemas.manifestFile),
-                     "# Converted by strata convert from \(bundle.name).xcdatamodeld.", "model: \(YAMLText.scalar(name))",
+                     "# Converted by strata convert from \(bundle.source).", "model: \(YAMLText.scalar(name))",
                      "migrationChain: " + YAMLText.list(versions)]
         let model = current.model
         let configurations = model.configurations.filter { !$0.entities.isEmpty }

@@ -26,12 +26,21 @@ public struct ModelBundle: Sendable, Hashable {
     public var versions: [Version]
     /// The version `.xccurrentversion` names, or nil when the bundle has none.
     public var currentVersion: String?
+    /// What was read, for the comments of the files written: `MyModel.xcdatamodeld`, or
+    /// `MyModel.xcdatamodel` for a single version.
+    public var source: String
 
     /// A bundle of versions read elsewhere, in natural name order.
-    public init(name: String, versions: [Version], currentVersion: String?) {
+    public init(name: String, versions: [Version], currentVersion: String?, source: String? = nil) {
         self.name = name
         self.versions = versions
         self.currentVersion = currentVersion
+        self.source = source ?? name + ".xcdatamodeld"
+    }
+
+    /// Where a version came from: `MyModel.xcdatamodeld/MyModel 2.xcdatamodel`.
+    public func source(of version: Version) -> String {
+        source.hasSuffix(".xcdatamodeld") ? "\(source)/\(version.name).xcdatamodel" : source
     }
 
     /// Reads a `.xcdatamodeld` bundle or a `.xcdatamodel` folder.
@@ -44,7 +53,7 @@ public struct ModelBundle: Sendable, Hashable {
         let name = url.deletingPathExtension().lastPathComponent
         switch url.pathExtension {
         case "xcdatamodel":
-            return ModelBundle(name: name, versions: [try version(at: url)], currentVersion: nil)
+            return ModelBundle(name: name, versions: [try version(at: url)], currentVersion: nil, source: url.lastPathComponent)
         case "xcdatamodeld":
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
             var versions: [Version] = []
