@@ -175,6 +175,13 @@ struct ConversionTests {
         #expect(throws: ConversionDiagnostic(.error, "entity 'A' has two properties named 'x'", at: SourceLocation(file: version + "/contents", line: 2, column: 1))) {
             try ModelBundle.read(path: version)
         }
+        try Data("<model><entity name=\"A\"><attribute name=\"a b\" attributeType=\"String\"/></entity></model>".utf8)
+            .write(to: URL(fileURLWithPath: version + "/contents"))
+        #expect(throws: ConversionDiagnostic(.error, "<attribute> name 'a b' is not a valid name; names start with a letter or '_' and go on with "
+                                             + "letters, digits or '_', at most 255 characters",
+                                             at: SourceLocation(file: version + "/contents", line: 1, column: 25))) {
+            try ModelBundle.read(path: version)
+        }
         try Data("<model><entity name=\"A\"/><entity name=\"A\"/></model>".utf8).write(to: URL(fileURLWithPath: version + "/contents"))
         #expect(throws: ConversionDiagnostic(.error, "two entities are named 'A'", at: SourceLocation(file: version + "/contents", line: 1, column: 26))) {
             try ModelBundle.read(path: version)

@@ -61,6 +61,8 @@ struct XMLReaderTests {
         ("<!DOCTYPE a", "1:12: a document type declaration is not closed with '>'"),
         ("<1/>", "1:2: expected a name"),
         ("<a>\n  <b>\n</a>", "3:1: '</a>' does not close '<b>' of line 2"),
+        ("<a x=\"1\u{0}2\"/>", "1:7: control character U+0000 is not allowed in XML"),
+        ("<a>ok\u{1B}</a>", "1:4: control character U+001B is not allowed in XML"),
     ])
     func malformedXMLIsAnErrorAtItsPlace(text: String, message: String) {
         #expect(throws: (any Error).self) { try parse(text) }

@@ -30,7 +30,9 @@ enum AttributeMapping {
         case "Int32": return integer(text, Int32.self)
         case "Int64": return integer(text, Int64.self)
         case "Double", "Float":
-            guard let value = Double(text), value.isFinite else { return .failure(DefaultProblem(raw: raw, type: type)) }
+            // The text is written as it is, so it must be a number and nothing else (Double(_:) stops at a NUL).
+            guard text.range(of: #"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$"#, options: .regularExpression) != nil,
+                  let value = Double(text), value.isFinite else { return .failure(DefaultProblem(raw: raw, type: type)) }
             return .success(text)
         case "Decimal":
             guard Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) != nil,

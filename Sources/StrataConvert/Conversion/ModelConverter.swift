@@ -101,6 +101,10 @@ public enum ModelConverter {
         var names: Set<String> = []
         for configuration in configurations {
             let configurationName = Names.identifier(configuration.name)
+            guard configurationName.count <= CoreDataModelReader.maximumNameLength else {
+                throw ConversionDiagnostic(.error, "configuration '\(configuration.name.prefix(60))…' has a name longer than "
+                                           + "\(CoreDataModelReader.maximumNameLength) characters")
+            }
             guard names.insert(configurationName).inserted else {
                 throw ConversionDiagnostic(.error, "two configurations would be named '\(configurationName)'")
             }

@@ -23,6 +23,20 @@ public struct CoreDataModelReader {
         return value
     }
 
+    /// The longest name read: Core Data's are short, and a YAML key may not pass 1,024 characters.
+    static let maximumNameLength = 255
+
+    /// A required name that must be a Swift identifier, as Core Data's entity and property names are.
+    func identifier(_ key: String, of element: XMLTree) throws(ConversionDiagnostic) -> String {
+        let value = try required(key, of: element)
+        guard ModelNames.isValid(value), value.count <= Self.maximumNameLength else {
+            let shown = value.count > 60 ? String(value.prefix(60)) + "…" : value
+            throw ConversionDiagnostic(.error, "<\(element.name)> \(key) '\(shown)' is not a valid name; \(ModelNames.rule), "
+                                       + "at most \(Self.maximumNameLength) characters", at: position(element))
+        }
+        return value
+    }
+
     static func flag(_ element: XMLTree, _ key: String) -> Bool { element.attributes[key] == "YES" }
 
     func model(_ tree: XMLTree) throws(ConversionDiagnostic) -> CoreDataModel {
@@ -58,7 +72,7 @@ public struct CoreDataModelReader {
     }
 
     func entity(_ element: XMLTree) throws(ConversionDiagnostic) -> CoreDataEntity {
-        var entity = CoreDataEntity(name: try required("name", of: element), position: position(element))
+        var entity = CoreDataEntity(name: try identifier("name", of: element), position: position(element))
         entity.className = element.attributes["representedClassName"]
         entity.parent = element.attributes["parentEntity"]
         entity.isAbstract = Self.flag(element, "isAbstract")
@@ -96,7 +110,7 @@ public struct CoreDataModelReader {
     }
 
     func attribute(_ element: XMLTree) throws(ConversionDiagnostic) -> CoreDataAttribute {
-        var attribute = CoreDataAttribute(name: try required("name", of: element), type: element.attributes["attributeType"] ?? "Undefined",
+        var attribute = CoreDataAttribute(name: try identifier("name", of: element), type: element.attributes["attributeType"] ?? "Undefined",
                                           position: position(element))
         attribute.isOptional = Self.flag(element, "optional")
         attribute.isTransient = Self.flag(element, "transient")
@@ -114,7 +128,7 @@ public struct CoreDataModelReader {
     }
 
     func relationship(_ element: XMLTree) throws(ConversionDiagnostic) -> CoreDataRelationship {
-        var relationship = CoreDataRelationship(name: try required("name", of: element), destination: try required("destinationEntity", of: element),
+        var relationship = CoreDataRelationship(name: try identifier("name", of: element), destination: try required("destinationEntity", of: element),
                                                 position: position(element))
         relationship.inverse = element.attributes["inverseName"]
         relationship.isToMany = Self.flag(element, "toMany")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the XML of Core Data model files (`contents`, `.xccurrentversion`) into an ``XMLTree``.
 ///
 /// It reads elements, attributes, text, CDATA sections and the five predefined and numeric
@@ -153,9 +155,13 @@ struct XMLCursor {
         return try text(bytes[start..<index], from: startMark)
     }
 
-    /// Bytes as text; invalid UTF-8 is an error at `mark`, where the text starts.
+    /// Bytes as text; invalid UTF-8, or a control character XML does not allow (any below U+0020
+    /// but tab, line feed and carriage return), is an error at `mark`, where the text starts.
     func text(_ slice: ArraySlice<UInt8>, from mark: Mark) throws(XMLError) -> String {
         guard let string = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8", at: mark) }
+        if let control = string.unicodeScalars.first(where: { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" }) {
+            throw error("control character U+\(String(format: "%04X", control.value)) is not allowed in XML", at: mark)
+        }
         return string
     }
 }
