@@ -73,28 +73,9 @@ public class BaseDataTransaction: FetchingContext, CustomDebugStringConvertible 
         return found as? T
     }
 
-    /// This transaction's instance of the object with an ID; nil when it no longer exists.
-    public func fetchExisting<T: StrataObject>(_ objectID: ObjectID<T>) -> T? {
-        (try? context.existingObject(objectID.key, entityName: objectID.entityName)) as? T
-    }
-
     /// This transaction's instances of several objects, skipping those that no longer exist.
     public func fetchExisting<T: StrataObject, S: Sequence>(_ objects: S) -> [T] where S.Element == T {
         objects.compactMap { fetchExisting($0) }
-    }
-
-    // Disfavoured so that an array of IDs, which both forms accept, picks the array form below
-    // rather than being ambiguous.
-    /// This transaction's instances for several IDs, skipping those that no longer exist.
-    @_disfavoredOverload
-    public func fetchExisting<T: StrataObject, S: Sequence>(_ objectIDs: S) -> [T] where S.Element == ObjectID<T> {
-        objectIDs.compactMap { fetchExisting($0) }
-    }
-
-    /// The instances for an array of IDs, skipping those that no longer exist. Needs no type
-    /// annotation: `let people = transaction.fetchExisting(ids)`.
-    public func fetchExisting<T: StrataObject>(_ objectIDs: [ObjectID<T>]) -> [T] {
-        objectIDs.compactMap { fetchExisting($0) }
     }
 
     /// Objects created in this transaction and not yet committed.

@@ -48,4 +48,23 @@ public class FetchingContext {
     public func queryAttributes<T: StrataObject, R>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> [QueryAttributes] {
         try context.queryAttributes(query)
     }
+
+    /// This context's instance of the object with an ID; nil when it no longer exists.
+    public func fetchExisting<T: StrataObject>(_ objectID: ObjectID<T>) -> T? {
+        (try? context.existingObject(objectID.key, entityName: objectID.entityName)) as? T
+    }
+
+    // Disfavoured so that an array of IDs, which both forms accept, picks the array form below
+    // rather than being ambiguous.
+    /// This context's instances for several IDs, skipping those that no longer exist.
+    @_disfavoredOverload
+    public func fetchExisting<T: StrataObject, S: Sequence>(_ objectIDs: S) -> [T] where S.Element == ObjectID<T> {
+        objectIDs.compactMap { fetchExisting($0) }
+    }
+
+    /// This context's instances for an array of IDs, skipping those that no longer exist. Needs
+    /// no type annotation: `let people = transaction.fetchExisting(ids)`.
+    public func fetchExisting<T: StrataObject>(_ objectIDs: [ObjectID<T>]) -> [T] {
+        objectIDs.compactMap { fetchExisting($0) }
+    }
 }

@@ -4,26 +4,7 @@ import Dispatch
 /// objects, and return what they hold as snapshots or IDs. Several run at once, and none waits for
 /// a transaction. Everything it reads of a store reflects one committed state: the state when it
 /// first reads that store.
-public final class ReadTransaction: FetchingContext {
-    /// This context's instance of the object with an ID; nil when it no longer exists.
-    public func fetchExisting<T: StrataObject>(_ objectID: ObjectID<T>) -> T? {
-        (try? context.existingObject(objectID.key, entityName: objectID.entityName)) as? T
-    }
-
-    // Disfavoured so that an array of IDs, which both forms accept, picks the array form below
-    // rather than being ambiguous.
-    /// This context's instances for several IDs, skipping those that no longer exist.
-    @_disfavoredOverload
-    public func fetchExisting<T: StrataObject, S: Sequence>(_ objectIDs: S) -> [T] where S.Element == ObjectID<T> {
-        objectIDs.compactMap { fetchExisting($0) }
-    }
-
-    /// This context's instances for an array of IDs, skipping those that no longer exist. Needs
-    /// no type annotation: `let people = reader.fetchExisting(ids)`.
-    public func fetchExisting<T: StrataObject>(_ objectIDs: [ObjectID<T>]) -> [T] {
-        objectIDs.compactMap { fetchExisting($0) }
-    }
-}
+public final class ReadTransaction: FetchingContext {}
 
 extension DataStack {
     /// Runs `body` in a new read context on a background thread and returns its `Sendable` result.
