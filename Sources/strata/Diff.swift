@@ -33,10 +33,9 @@ struct Diff: ParsableCommand {
             Output.error(loaded.diagnostics.map { "\($0)\n" }.joined())
             throw ExitCode(2)
         }
-        let names = model.versions.map(\.name)
         var missing: [String] = []
         for name in [from, to] where model.version(named: name) == nil {
-            missing.append("error: the model has no version '\(name)'; it has \(names.joined(separator: ", "))\n")
+            missing.append(Output.unknownVersion(name, in: model))
         }
         guard missing.isEmpty, let old = model.version(named: from), let new = model.version(named: to) else {
             Output.error(missing.joined())

@@ -45,7 +45,7 @@ struct Graph: ParsableCommand {
         let graph: ModelGraph
         if diff.isEmpty {
             guard let chosen = version.map({ model.version(named: $0) }) ?? model.currentVersion else {
-                Output.error(unknown(version ?? "", in: model))
+                Output.error(Output.unknownVersion(version ?? "", in: model))
                 throw ExitCode(2)
             }
             graph = ModelGraph(model: model, version: chosen)
@@ -56,15 +56,11 @@ struct Graph: ParsableCommand {
             }
             let missing = diff.filter { model.version(named: $0) == nil }
             guard missing.isEmpty, let old = model.version(named: diff[0]), let new = model.version(named: diff[1]) else {
-                Output.error(missing.map { unknown($0, in: model) }.joined())
+                Output.error(missing.map { Output.unknownVersion($0, in: model) }.joined())
                 throw ExitCode(2)
             }
             graph = ModelGraph(model: model, from: old, to: new)
         }
         Output.out(format == .mermaid ? MermaidDiagram.render(graph) : DotDiagram.render(graph))
-    }
-
-    private func unknown(_ name: String, in model: Model) -> String {
-        "error: the model has no version '\(name)'; it has \(model.versions.map(\.name).joined(separator: ", "))\n"
     }
 }

@@ -36,7 +36,7 @@ struct Init: ParsableCommand {
             throw ExitCode(2)
         }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Schema.write(into: folder + "/" + ModelJSONSchemas.folder)
+        try ModelJSONSchemas.write(into: folder + "/" + ModelJSONSchemas.folder)
         try Data((ModelJSONSchemas.modeline(for: ModelJSONSchemas.manifestFile) + "\n" + Self.manifest(name)).utf8)
             .write(to: URL(fileURLWithPath: folder + "/model.yml"))
         try Data((ModelJSONSchemas.modeline(for: ModelJSONSchemas.versionFile) + "\n" + Self.firstVersion).utf8)

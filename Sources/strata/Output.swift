@@ -29,6 +29,11 @@ enum Output {
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 
+    /// The error for a version name a model does not have, naming the ones it has.
+    static func unknownVersion(_ name: String, in model: Model) -> String {
+        "error: the model has no version '\(name)'; it has \(model.versions.map(\.name).joined(separator: ", "))\n"
+    }
+
     /// Pretty, key-sorted JSON followed by a line feed.
     static func json<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()

@@ -41,7 +41,7 @@ struct SQL: ParsableCommand {
         }
         let named = { (name: String) throws -> SchemaVersion in
             guard let found = model.version(named: name) else {
-                Output.error("error: the model has no version '\(name)'; it has \(model.versions.map(\.name).joined(separator: ", "))\n")
+                Output.error(Output.unknownVersion(name, in: model))
                 throw ExitCode(2)
             }
             return found

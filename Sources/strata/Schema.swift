@@ -23,17 +23,10 @@ struct Schema: ParsableCommand {
 
     func run() throws {
         do {
-            try Self.write(into: directory)
+            try ModelJSONSchemas.write(into: directory)
         } catch {
             Output.error("error: cannot write the schemas into \(directory): \(error.localizedDescription)\n")
             throw ExitCode(2)
         }
-    }
-
-    /// Writes both schemas into a folder.
-    static func write(into directory: String) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try Data(ModelJSONSchemas.manifest.utf8).write(to: URL(fileURLWithPath: directory + "/" + ModelJSONSchemas.manifestFile), options: .atomic)
-        try Data(ModelJSONSchemas.version.utf8).write(to: URL(fileURLWithPath: directory + "/" + ModelJSONSchemas.versionFile), options: .atomic)
     }
 }

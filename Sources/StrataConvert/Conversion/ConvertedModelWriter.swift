@@ -45,16 +45,17 @@ public enum ConvertedModelWriter {
             throw .fileSystem("cannot create \(staging.path): \(error.localizedDescription)")
         }
         do throws(Failure) {
-            let schemas = [(ModelJSONSchemas.manifestFile, ModelJSONSchemas.manifest), (ModelJSONSchemas.versionFile, ModelJSONSchemas.version)]
-            let files = model.files.map { ($0.name, $0.contents) } + schemas.map { (ModelJSONSchemas.folder + "/" + $0.0, $0.1) }
-            for (name, contents) in files {
+            for file in model.files {
                 do {
-                    let url = staging.appendingPathComponent(name)
-                    try fileManager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try Data(contents.utf8).write(to: url, options: .atomic)
+                    try Data(file.contents.utf8).write(to: staging.appendingPathComponent(file.name), options: .atomic)
                 } catch {
-                    throw Failure.fileSystem("cannot write \(name): \(error.localizedDescription)")
+                    throw Failure.fileSystem("cannot write \(file.name): \(error.localizedDescription)")
                 }
+            }
+            do {
+                try ModelJSONSchemas.write(into: staging.appendingPathComponent(ModelJSONSchemas.folder).path)
+            } catch {
+                throw Failure.fileSystem("cannot write the schemas: \(error.localizedDescription)")
             }
             let loaded = ModelLoader.load(directory: staging.path)
             let errors = loaded.diagnostics.filter { $0.severity == .error }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// JSON Schemas (draft-07) of the two kinds of model file, for editors with YAML language support
 /// (`# yaml-language-server: $schema=...` at the top of a file): they check keys, types and
 /// enumerations as you type and offer completions. The model loader remains the authority; the
@@ -9,6 +11,14 @@ public enum ModelJSONSchemas {
     public static let manifestFile = "strata-model.schema.json"
     /// The schema of a version file's file name.
     public static let versionFile = "strata-version.schema.json"
+
+    /// Writes both schemas into a folder, creating it when missing.
+    public static func write(into directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for (name, text) in [(manifestFile, manifest), (versionFile, version)] {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/" + name), options: .atomic)
+        }
+    }
 
     /// The comment line that points an editor at a schema in the model folder's `.strata` folder.
     public static func modeline(for file: String) -> String {
