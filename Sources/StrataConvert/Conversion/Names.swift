@@ -1,3 +1,4 @@
+import Foundation
 import StrataSchema
 
 /// Names Core Data allows and Swift does not, made into identifiers; and the natural order of
@@ -19,42 +20,13 @@ enum Names {
     }
 
     /// Whether `lhs` comes before `rhs` when runs of digits compare as numbers:
-    /// `Model` < `Model 2` < `Model 10`.
+    /// `Model` < `Model 2` < `Model 10` (Foundation's numeric comparison; names it finds equal,
+    /// such as `Model 02` and `Model 2`, are ordered by their text).
     static func naturallyPrecedes(_ lhs: String, _ rhs: String) -> Bool {
-        let left = chunks(lhs), right = chunks(rhs)
-        for (a, b) in zip(left, right) where a != b {
-            switch (a, b) {
-            case (.number(let x, let xText), .number(let y, let yText)):
-                return x != y ? x < y : xText < yText
-            case (.number, .text): return true
-            case (.text, .number): return false
-            case (.text(let x), .text(let y)): return x < y
-            }
+        switch lhs.compare(rhs, options: .numeric) {
+        case .orderedAscending: return true
+        case .orderedDescending: return false
+        case .orderedSame: return lhs < rhs
         }
-        return left.count != right.count ? left.count < right.count : lhs < rhs
-    }
-
-    private enum Chunk: Equatable {
-        case text(String)
-        case number(Double, String)
-    }
-
-    private static func chunks(_ text: String) -> [Chunk] {
-        var result: [Chunk] = []
-        var current = ""
-        var inDigits = false
-        func flush() {
-            guard !current.isEmpty else { return }
-            result.append(inDigits ? .number(Double(current) ?? 0, current) : .text(current))
-            current = ""
-        }
-        for character in text {
-            let isDigit = character.isASCII && character.isNumber
-            if isDigit != inDigits { flush() }
-            inDigits = isDigit
-            current.append(character)
-        }
-        flush()
-        return result
     }
 }
