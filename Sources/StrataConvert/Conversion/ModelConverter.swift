@@ -34,7 +34,7 @@ public enum ModelConverter {
         let ordered = try order(bundle, chain: chain, warnings: &warnings)
         var names: [String] = []
         for version in ordered {
-            let name = Names.identifier(version.name, prefix: "V")
+            let name = versionName(version)
             if let index = names.firstIndex(of: name) {
                 throw ConversionDiagnostic(.error, "versions '\(ordered[index].name)' and '\(version.name)' would both be named '\(name)'")
             }
@@ -61,13 +61,18 @@ public enum ModelConverter {
                               warnings: warnings)
     }
 
+    /// A version's name in the converted model: Xcode's, made an identifier (`MyApp 2` → `MyApp2`).
+    static func versionName(_ version: ModelBundle.Version) -> String {
+        Names.identifier(version.name, prefix: "V")
+    }
+
     /// The versions in chain order, the current one last.
     static func order(_ bundle: ModelBundle, chain: [String]?, warnings: inout [ConversionDiagnostic]) throws(ConversionDiagnostic) -> [ModelBundle.Version] {
         var ordered = bundle.versions
         if let chain {
             ordered = []
             for name in chain {
-                guard let version = bundle.versions.first(where: { $0.name == name || Names.identifier($0.name, prefix: "V") == name }) else {
+                guard let version = bundle.versions.first(where: { $0.name == name || versionName($0) == name }) else {
                     throw ConversionDiagnostic(.error, "--chain names '\(name)', which is not a version of \(bundle.name); its versions are "
                                                + bundle.versions.map { "'\($0.name)'" }.joined(separator: ", "))
                 }

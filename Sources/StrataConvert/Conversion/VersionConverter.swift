@@ -58,7 +58,7 @@ struct VersionConverter {
     /// after the source (`Person.car` gets `Car.personCar`), since several sources may point at one object.
     private mutating func addMissingInverses() {
         for entity in model.entities {
-            for relationship in storedRelationships(of: entity) where !hasStoredInverse(relationship) {
+            for relationship in storedRelationships(of: entity) where storedInverse(of: relationship, from: entity.name) == nil {
                 guard let destination = model.entity(relationship.destination) else { continue }
                 var taken = Set(destination.attributes.map(\.name) + destination.relationships.map(\.name))
                 taken.formUnion((addedInverses[destination.name] ?? []).map(\.name))
@@ -78,19 +78,14 @@ struct VersionConverter {
         }
     }
 
-    private func hasStoredInverse(_ relationship: CoreDataRelationship) -> Bool {
-        storedInverse(of: relationship) != nil
-    }
-
     /// The stored relationship on the destination that points back: the one named by
     /// `inverseName`, or one that names this relationship as its inverse when only that side says so.
-    private func storedInverse(of relationship: CoreDataRelationship) -> String? {
+    private func storedInverse(of relationship: CoreDataRelationship, from source: String) -> String? {
         guard let destination = model.entity(relationship.destination) else { return nil }
         let candidates = storedRelationships(of: destination)
         if let inverse = relationship.inverse {
             return candidates.contains { $0.name == inverse } ? inverse : nil
         }
-        let source = model.entities.first { $0.relationships.contains(relationship) }?.name
         return candidates.first { $0.inverse == relationship.name && $0.destination == source }?.name
     }
 
@@ -219,7 +214,7 @@ struct VersionConverter {
                 warn("\(path) is transient, which Strata does not store; left out", at: relationship.position)
                 continue
             }
-            let inverse = storedInverse(of: relationship) ?? inverseOf[entity.name + "." + relationship.name] ?? ""
+            let inverse = storedInverse(of: relationship, from: entity.name) ?? inverseOf[entity.name + "." + relationship.name] ?? ""
             var fields: [(String, String)] = [("destination", YAMLText.scalar(relationship.destination)), ("inverse", YAMLText.scalar(inverse))]
             if relationship.isToMany {
                 fields.append(("toMany", relationship.isOrdered ? "ordered" : "unordered"))

@@ -84,6 +84,8 @@ struct EntityDiff {
         let sorted = { (entity: Entity) in entity.relationships.sorted { $0.name < $1.name } }
         let matched = match(sorted(new), sorted(old), hints: hint?.relationships ?? [], name: \.name, storageKey: \.storageKey)
         var steps: [MigrationStep] = []
+        // A destination renamed by its own hint is the same entity: its rows keep their ids.
+        let hints = newVersion.migration(from: oldVersion.name)
         for (before, after) in matched.pairs {
             let property = after.name
             if before.name != after.name {
@@ -92,8 +94,6 @@ struct EntityDiff {
             if before.storageKey != after.storageKey {
                 steps.append(change(.renameRelationship, property, "storageKey", before.storageKey, after.storageKey, .lightweight, nil))
             }
-            // A destination renamed by its own hint is the same entity: its rows keep their ids.
-            let hints = newVersion.migration(from: oldVersion.name)
             if before.destination != (hints?.hint(forEntity: after.destination)?.renamedFrom?.value ?? after.destination) {
                 steps.append(change(.changeRelationship, property, "destination", before.destination, after.destination, .heavyweight,
                                     "links must be remapped to the new destination"))
