@@ -14,6 +14,8 @@ struct GraphCommandTests {
         #expect(dot.status == 0 && dot.out.hasPrefix("digraph \"PetStore V1\" {\n"))
         let step = try runStrata(["graph", Self.sample, "--diff", "V2", "V3"])
         #expect(step.status == 0 && step.out.contains("    style Vet fill:#dcfce7,stroke:#15803d\n"))
+        #expect(step.out.contains("    Dog }o--o| Vet : \"vet / patients (added)\"\n"))
+        #expect(step.out.contains("        URL website \"renamed from homepage, optional\"\n"))
     }
 
     @Test func badArgumentsExit2() throws {

@@ -13,27 +13,13 @@ extension ModelGraph {
         for index in boxes.indices {
             let name = boxes[index].name
             let mine = steps.filter { $0.entity == name }
-            let entityChanges = mine.filter { [.changeEntity, .customEntity, .addUniqueness, .removeUniqueness].contains($0.action) }
-                .map(Self.change)
-            if mine.contains(where: { $0.action == .addEntity }) {
-                boxes[index].mark = .added
-            } else if let rename = mine.first(where: { $0.action == .renameEntity }) {
-                boxes[index].mark = .renamed(from: rename.old ?? "", changes: entityChanges)
-            } else if !entityChanges.isEmpty {
-                boxes[index].mark = .changed(entityChanges)
-            }
+            boxes[index].mark = Self.mark(mine.filter { $0.property == nil }, added: .addEntity, renamed: .renameEntity,
+                                          changing: [.changeEntity, .customEntity, .addUniqueness, .removeUniqueness])
             guard boxes[index].mark != .added else { continue }
             for row in boxes[index].attributes.indices {
                 let attribute = boxes[index].attributes[row].name
-                let about = mine.filter { $0.property == attribute }
-                let changes = about.filter { $0.action == .changeAttribute }.map(Self.change)
-                if about.contains(where: { $0.action == .addAttribute }) {
-                    boxes[index].attributes[row].mark = .added
-                } else if let rename = about.first(where: { $0.action == .renameAttribute && $0.field == "name" }) {
-                    boxes[index].attributes[row].mark = .renamed(from: rename.old ?? "", changes: changes)
-                } else if !changes.isEmpty {
-                    boxes[index].attributes[row].mark = .changed(changes)
-                }
+                boxes[index].attributes[row].mark = Self.mark(mine.filter { $0.property == attribute }, added: .addAttribute,
+                                                              renamed: .renameAttribute, changing: [.changeAttribute])
             }
             let previous = old.entity(named: oldName(name))
             for step in mine where step.action == .removeAttribute {
@@ -52,15 +38,10 @@ extension ModelGraph {
     private mutating func markLines(steps: [MigrationStep], old: SchemaVersion, oldName: (String) -> String) {
         let relationshipSteps = { (end: End) in steps.filter { $0.entity == end.entity && $0.property == end.relationship } }
         for index in lines.indices {
-            let about = relationshipSteps(lines[index].from) + relationshipSteps(lines[index].to)
-            let changes = about.filter { $0.action == .changeRelationship && $0.field != "inverse" }.map(Self.change)
-            if about.contains(where: { $0.action == .addRelationship }) && boxes.first(where: { $0.name == lines[index].from.entity })?.mark != .added {
-                lines[index].mark = .added
-            } else if let rename = about.first(where: { $0.action == .renameRelationship && $0.field == "name" }) {
-                lines[index].mark = .renamed(from: rename.old ?? "", changes: changes)
-            } else if !changes.isEmpty {
-                lines[index].mark = .changed(changes)
-            }
+            // A changed inverse name is the other end's rename, marked there.
+            let about = (relationshipSteps(lines[index].from) + relationshipSteps(lines[index].to))
+                .filter { !($0.action == .changeRelationship && $0.field == "inverse") }
+            lines[index].mark = Self.mark(about, added: .addRelationship, renamed: .renameRelationship, changing: [.changeRelationship])
         }
         let removedEntities = Set(steps.filter { $0.action == .removeEntity }.map(\.entity))
         // Removal steps name the entity as the newer version does; the old lines, as the older one.
@@ -72,6 +53,18 @@ extension ModelGraph {
                 lines.append(Line(from: line.from, to: line.to, mark: .removed))
             }
         }
+    }
+
+    /// The mark of an element from the steps about it: added, renamed from its old name (with its
+    /// other changes, a new storage key among them), changed, or none.
+    static func mark(_ steps: [MigrationStep], added: MigrationStep.Action, renamed: MigrationStep.Action,
+                     changing: Set<MigrationStep.Action>) -> Mark {
+        if steps.contains(where: { $0.action == added }) { return .added }
+        let changes = steps.filter { changing.contains($0.action) || ($0.action == renamed && $0.field != "name") }.map(change)
+        if let rename = steps.first(where: { $0.action == renamed && $0.field == "name" }) {
+            return .renamed(from: rename.old ?? "", changes: changes)
+        }
+        return changes.isEmpty ? .none : .changed(changes)
     }
 
     /// `type String → Int64`, `unique false → true`, `custom transform`.
