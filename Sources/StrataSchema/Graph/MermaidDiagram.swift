@@ -14,7 +14,7 @@ public enum MermaidDiagram {
             if let text = box.mark.text { rows.append("        change \(entityWord(box.mark)) \"" + comment(text) + "\"") }
             for row in box.attributes {
                 let details = (row.mark.text.map { [$0] } ?? []) + row.details
-                rows.append("        \(typeToken(row.type)) \(token(row.name))" + (row.isUnique ? " UK" : "")
+                rows.append("        \(token(row.type)) \(token(row.name))" + (row.isUnique ? " UK" : "")
                             + (details.isEmpty ? "" : " \"" + comment(details.joined(separator: ", ")) + "\""))
             }
             lines += rows.isEmpty ? ["    \(name(box.name))"] : ["    \(name(box.name)) {"] + rows + ["    }"]
@@ -60,9 +60,6 @@ public enum MermaidDiagram {
     static func name(_ text: String) -> String {
         token(text) == text ? text : "\"" + comment(text) + "\""
     }
-
-    /// A type token Mermaid accepts.
-    private static func typeToken(_ text: String) -> String { token(text) }
 
     /// ASCII letters, digits, `_` and `-`, starting with a letter; anything else becomes `_`.
     static func token(_ text: String) -> String {
