@@ -9,14 +9,10 @@ extension DataStack {
     public func requiredMigrations(for storage: SQLiteStore) throws(StrataError) -> [MigrationType] {
         let path = storage.fileURL.path
         guard FileManager.default.fileExists(atPath: path) else { return [] }
-        let connection: SQLiteConnection
-        do {
-            connection = try SQLiteConnection(path: path, readOnly: true)
-            try connection.execute("PRAGMA schema_version")
-        } catch {
-            throw StoreOpener.notAStore(error, file: path)
+        let state = try StoreProbe.read(path, file: path) { connection throws(StrataError) in
+            try StoreOpener.state(of: connection, file: path, history: schemaHistory)
         }
-        guard case .older(_, let versions) = try StoreOpener.state(of: connection, file: path, history: schemaHistory) else { return [] }
+        guard case .older(_, let versions) = state else { return [] }
         let plans = try MigrationRunner.plans(versions, history: schemaHistory, configuration: storage.configuration ?? "Default", file: path)
         return plans.map { plan in
             plan.isCustom ? .heavyweight(sourceVersion: plan.sourceVersion, destinationVersion: plan.destinationVersion)

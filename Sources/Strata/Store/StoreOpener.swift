@@ -77,12 +77,15 @@ enum StoreOpener {
 
     private static func openChecked(_ handle: StorageHandle, core: StackCore, options: LocalStorageOptions, durability: Durability,
                                     policy: MigrationPolicy) throws(StrataError) -> SQLiteConnection {
-        // Look before touching: an existing file is first read through a read-only connection, so
-        // one that is not a store this model can open (another database, another model, an unknown
-        // version) is refused with its bytes as they were.
+        // Look before touching: an existing file is first read through a connection that cannot
+        // write (see StoreProbe), so one that is not a store this model can open now (another
+        // database, another model, an unknown version, a migration this call may not run) is
+        // refused with every byte of it and of its -wal and -shm as they were.
         if !handle.isInMemory, FileManager.default.fileExists(atPath: handle.path) {
-            let probe = try connect(handle, readOnly: true)
-            _ = try state(of: probe, file: handle.displayName, history: core.history)
+            try StoreProbe.read(handle.path, file: handle.displayName) { probe throws(StrataError) in
+                _ = try migrationPlans(StoreOpener.state(of: probe, file: handle.displayName, history: core.history), handle: handle, core: core,
+                                       options: options, policy: policy)
+            }
         }
         let connection = try connect(handle, readOnly: false)
         do {
@@ -92,6 +95,7 @@ enum StoreOpener {
             throw cannotOpen(error, file: handle.displayName)
         }
         let state = try state(of: connection, file: handle.displayName, history: core.history)
+        let plans = try migrationPlans(state, handle: handle, core: core, options: options, policy: policy)
         try upgradeLayoutFormat(connection, state: state, history: core.history, file: handle.displayName)
         switch state {
         case .empty:
@@ -99,17 +103,23 @@ enum StoreOpener {
         case .current:
             break
         case .older(let version, let path):
-            let plans = try MigrationRunner.plans(path, history: core.history, configuration: handle.configuration, file: handle.displayName)
-            if policy.isSynchronous {
-                guard options.contains(.allowSynchronousLightweightMigration), !plans.contains(where: \.isCustom) else {
-                    throw .migrationRequired(file: handle.displayName, storeVersion: version, currentVersion: core.history.currentVersion.name)
-                }
-            }
             log(.notice, "migrating \(handle.displayName) from \(version) to \(core.history.currentVersion.name) through \(path.joined(separator: " → "))")
             let runner = MigrationRunner(connection: connection, history: core.history, file: handle.displayName, progress: policy.progress)
             try runner.run(plans)
         }
         return connection
+    }
+
+    /// The migration steps a store in `state` needs, or the error when this open may not run
+    /// them: a synchronous open runs only lightweight steps, and only when the storage allows it.
+    private static func migrationPlans(_ state: StoreState, handle: StorageHandle, core: StackCore, options: LocalStorageOptions,
+                                       policy: MigrationPolicy) throws(StrataError) -> [MigrationStepPlan] {
+        guard case .older(let version, let path) = state else { return [] }
+        let plans = try MigrationRunner.plans(path, history: core.history, configuration: handle.configuration, file: handle.displayName)
+        if policy.isSynchronous, !options.contains(.allowSynchronousLightweightMigration) || plans.contains(where: \.isCustom) {
+            throw .migrationRequired(file: handle.displayName, storeVersion: version, currentVersion: core.history.currentVersion.name)
+        }
+        return plans
     }
 
     /// Brings an existing store written in an older layout format to the current one, before any
