@@ -119,6 +119,21 @@ extension DataStack {
         try await performReturning(task)
     }
 
+    /// The asynchronous transaction, spelled with its label so that no context can read it as
+    /// another: `try await stack.perform(asynchronous: { transaction in … })`.
+    ///
+    /// Use it in top-level code (`main.swift`): there Swift ranks overloads as if the code were
+    /// synchronous, so a bare trailing closure, `try await stack.perform { … }`, runs
+    /// ``perform(synchronous:)`` instead (the compiler's only sign is the warning "no 'async'
+    /// operations occur within 'await' expression"). In functions, closures and `Task`s the two
+    /// spellings are the same transaction. (Disfavoured, so that a trailing closure, which could
+    /// match this label too, still means ``perform(_:)``.)
+    @_disfavoredOverload
+    @discardableResult
+    public func perform<T: Sendable>(asynchronous task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws -> T {
+        try await performReturning(task)
+    }
+
     private func performReturning<T: Sendable>(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws -> T {
         let gate = self.gate
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
