@@ -73,13 +73,18 @@ let package = Package(
             exclude: ["Models"],
             plugins: ["StrataPlugin"]
         ),
+        // Temporary folders for the test targets, deleted when the test process exits; not a product.
+        .target(
+            name: "StrataTestSupport",
+            path: "Tests/StrataTestSupport"
+        ),
         .testTarget(
             name: "StrataSchemaTests",
-            dependencies: ["StrataSchema"]
+            dependencies: ["StrataSchema", "StrataTestSupport"]
         ),
         .testTarget(
             name: "StrataTests",
-            dependencies: ["Strata", "StrataSwiftLog", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Strata", "StrataSwiftLog", "StrataTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .plugin(
             name: "StrataPlugin",
@@ -101,22 +106,22 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataEndToEndTests",
-            dependencies: ["Strata", "StrataTesting"],
+            dependencies: ["Strata", "StrataTesting", "StrataTestSupport"],
             exclude: ["Models"],
             plugins: ["StrataPlugin"]
         ),
         .testTarget(
             name: "StrataCodegenTests",
-            dependencies: ["StrataCodegen", "StrataSchema"],
+            dependencies: ["StrataCodegen", "StrataSchema", "StrataTestSupport"],
             exclude: ["Golden"]
         ),
         .testTarget(
             name: "StrataCLITests",
-            dependencies: ["Strata", "StrataSchema"]
+            dependencies: ["Strata", "StrataSchema", "StrataTestSupport"]
         ),
         .testTarget(
             name: "StrataConvertTests",
-            dependencies: ["StrataConvert", "StrataSchema"],
+            dependencies: ["StrataConvert", "StrataSchema", "StrataTestSupport"],
             exclude: ["Fixtures"]
         ),
     ],

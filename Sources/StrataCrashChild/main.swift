@@ -19,6 +19,8 @@ import StrataTesting
 //                                          root (whom permissions do not stop), printing "opened" or the error
 //   strata-crash-child monitor PATH COUNT  monitors a ledger store's entries that another process writes,
 //                                          printing "ready", then "seen UPDATES WHOLE" at COUNT entries
+//   strata-crash-child in-memory exit|wait  adds an in-memory ledger store, commits, prints "ready", then exits
+//                                          with the stack alive, or waits to be killed
 //   strata-crash-child check-ledger PATH  prints "INTEGRITY COMMITS LAST WHOLE": WHOLE is 1 when commits 1...LAST
 //                                          are each there with both entries and their tag, and the balances add up
 
@@ -104,6 +106,18 @@ case "monitor":
     guard arguments.count == 4, let count = Int(arguments[3]) else { fail("usage: strata-crash-child monitor PATH COUNT") }
     do {
         try await MonitorRun.watch(url, until: count)
+    } catch {
+        fail("\(error)")
+    }
+case "in-memory":
+    // The stack is a global: it is still alive when the process exits.
+    do {
+        let stack = DataStack(Ledger.schemaHistory)
+        try stack.addStorageAndWait(InMemoryStore())
+        try await stack.perform(asynchronous: { transaction in transaction.create(Into<Account>()).name = "A" })
+        say("ready")
+        if arguments[2] == "wait" { while true { sleep(60) } }
+        withExtendedLifetime(stack) { exit(0) }
     } catch {
         fail("\(error)")
     }

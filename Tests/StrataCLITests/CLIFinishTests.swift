@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import StrataSchema
 import Testing
 
@@ -9,7 +10,7 @@ struct CLIFinishTests {
         .appendingPathComponent("Samples/PetStore/Sources/PetStore/Models/PetStore").path
 
     private func temporaryFolder() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("strata-finish-\(UUID().uuidString)").path
+        TestFolders.url("strata-finish").path
     }
 
     @Test func versionHelpAndCompletionScripts() throws {

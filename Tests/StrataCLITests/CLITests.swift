@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// What a run of `strata` printed and how it ended.
@@ -46,7 +47,7 @@ struct CLITests {
 
 
     private func folder(_ files: [String: [UInt8]]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("strata-cli-\(UUID().uuidString)").path
+        let path = TestFolders.url("strata-cli").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         for (name, bytes) in files {
             try Data(bytes).write(to: URL(fileURLWithPath: path + "/" + name))
@@ -168,7 +169,7 @@ struct GenerateCommandTests {
     }
 
     private func model(_ version: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("strata-gen-\(UUID().uuidString)").path
+        let path = TestFolders.url("strata-gen").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         try Data("model: Shop\nmigrationChain: [V1]\n".utf8).write(to: URL(fileURLWithPath: path + "/model.yml"))
         try Data(version.utf8).write(to: URL(fileURLWithPath: path + "/V1.yml"))
@@ -219,7 +220,7 @@ struct InitCommandTests {
     }
 
     @Test func scaffoldsAValidModelANewcomerCanBuildOn() throws {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("strata-init-\(UUID().uuidString)").path
+        let parent = TestFolders.url("strata-init").path
         let created = try strata("init", "Notes", "--directory", parent)
         #expect(created.status == 0)
         #expect(created.out.hasPrefix("created \(parent)/Notes/model.yml and \(parent)/Notes/V1.yml\n"))
@@ -239,7 +240,7 @@ struct InitCommandTests {
 @Suite("strata sql")
 struct SQLCommandTests {
     @Test func printsTheRuntimesDDL() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-sql-\(UUID().uuidString)").path
+        let folder = TestFolders.url("strata-sql").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data("model: Shop\nmigrationChain: [V1]\n".utf8).write(to: URL(fileURLWithPath: folder + "/model.yml"))
         try Data("""
@@ -277,7 +278,7 @@ struct SQLCommandTests {
 
     /// A two-version model whose second version renames an attribute and adds a required one.
     private func migratingModel(added: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-sql-\(UUID().uuidString)").path
+        let folder = TestFolders.url("strata-sql").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let files = [
             "model.yml": Array("model: Shop\nmigrationChain: [V1, V2]\n".utf8),

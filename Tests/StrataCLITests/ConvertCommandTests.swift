@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// `strata convert` as a user runs it.
@@ -8,7 +9,7 @@ struct ConvertCommandTests {
         .appendingPathComponent("StrataConvertTests/Fixtures/Garden.xcdatamodeld").path
 
     private func temporaryFolder() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("strata-convert-cli-\(UUID().uuidString)").path
+        TestFolders.url("strata-convert-cli").path
     }
 
     @Test func convertsSealsAndListsWhatDidNotCarryOver() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 @testable import StrataCodegen
 import StrataSchema
@@ -55,7 +56,7 @@ struct CodegenTests {
     }
 
     @Test func aTemplateCanBeReplacedByName() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-templates-\(UUID().uuidString)")
+        let folder = TestFolders.url("strata-templates")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try "// {{ model }} has {{ entities.count }} entities\n".write(to: folder.appendingPathComponent("Snapshots.swift.stencil"), atomically: true, encoding: .utf8)
         let files = try generate(templates: folder.path)
@@ -68,7 +69,7 @@ struct CodegenTests {
     }
 
     @Test func aBrokenTemplateIsNamed() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-templates-\(UUID().uuidString)")
+        let folder = TestFolders.url("strata-templates")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try "{% for x in %}\n".write(to: folder.appendingPathComponent("Entities.swift.stencil"), atomically: true, encoding: .utf8)
         #expect {

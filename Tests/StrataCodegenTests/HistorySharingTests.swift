@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 @testable import StrataCodegen
 import StrataSchema
@@ -48,7 +49,7 @@ struct HistorySharingTests {
 
     /// The generated file with a name.
     private func generated(_ name: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-sharing-\(UUID().uuidString)")
+        let folder = TestFolders.url("strata-sharing")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, text) in Self.files {
             try (text + "\n").write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 @testable import StrataCodegen
 import StrataSchema
@@ -35,7 +36,7 @@ struct MigrationTestsGenerationTests {
     }
 
     @Test func aModelWithOneVersionHasNoSuite() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-one-\(UUID().uuidString)")
+        let folder = TestFolders.url("strata-one")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try "model: Shop\nmigrationChain: [V1]\n".write(to: folder.appendingPathComponent("model.yml"), atomically: true, encoding: .utf8)
         try "version: V1\nentities:\n  Item:\n    attributes:\n      name: String\n".write(to: folder.appendingPathComponent("V1.yml"), atomically: true, encoding: .utf8)
@@ -45,7 +46,7 @@ struct MigrationTestsGenerationTests {
 
     /// A model folder in a temporary directory.
     private func folder(_ files: [String: String]) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-tests-\(UUID().uuidString)")
+        let folder = TestFolders.url("strata-tests")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
         return folder.path

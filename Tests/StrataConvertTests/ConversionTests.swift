@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import StrataSchema
 import Testing
 @testable import StrataConvert
@@ -10,7 +11,7 @@ enum Paths {
     static let convertedGarden = tests.appendingPathComponent("StrataEndToEndTests/Models/Garden").path
 
     static func temporaryFolder() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("strata-convert-\(UUID().uuidString)").path
+        TestFolders.url("strata-convert").path
     }
 
     /// Every file below a folder, by relative path.

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Strata
 import StrataTesting
 import Testing
@@ -13,7 +14,7 @@ struct ExactRoundTripTests {
     static let count = 300
 
     static func storeURL() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("strata-exact-\(UUID().uuidString)/Exact.sqlite")
+        TestFolders.url("strata-exact").appendingPathComponent("Exact.sqlite")
     }
 
     /// Random samples; `optionalFlag` is never nil unless `forFirstVersion`, since V2 requires it.

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Strata
 import StrataTesting
 import Testing
@@ -57,7 +58,7 @@ struct GardenTests {
     /// identifiers became: an attribute, an entity that a relationship points at, and a
     /// many-to-many relationship, every link kept.
     @Test func aFirstVersionStoreMigratesThroughTheRenames() async throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-garden-\(UUID().uuidString)/Garden.sqlite")
+        let url = TestFolders.url("strata-garden").appendingPathComponent("Garden.sqlite")
         try StoreSeeding.seedStore(at: url, history: Garden.schemaHistory, version: "Garden", objects: [
             SeedObject("Gardener", id: 1, ["name": "Ann", "email": "ann@example.com"], relationships: ["plots": [1, 2]]),
             SeedObject("Plot", id: 1, ["code": Int32(1)], relationships: ["neighbours": [2]]),

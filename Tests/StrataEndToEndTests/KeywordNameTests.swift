@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Strata
 import Testing
 
@@ -11,8 +12,8 @@ import Testing
 struct KeywordNameTests {
     @Test func everyKeywordNameCompilesAndRoundTrips() async throws {
         let stack = DataStack(`where`.schemaHistory)
-        try stack.addStorageAndWait(SQLiteStore(fileURL: FileManager.default.temporaryDirectory
-            .appendingPathComponent("strata-where-\(UUID().uuidString)/default.sqlite"), configuration: "default"))
+        try stack.addStorageAndWait(SQLiteStore(fileURL: TestFolders.url("strata-where")
+            .appendingPathComponent("default.sqlite"), configuration: "default"))
         try stack.addStorageAndWait(InMemoryStore(configuration: "select"))
         let moment = Date(timeIntervalSinceReferenceDate: 1)
         try await stack.perform { transaction in

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Strata
 import StrataTesting
 import Synchronization
@@ -9,7 +10,7 @@ import Testing
 @MainActor
 struct MigrationEndToEndTests {
     static func seedFirstRelease() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-farm-\(UUID().uuidString)/Farm.sqlite")
+        let url = TestFolders.url("strata-farm").appendingPathComponent("Farm.sqlite")
         try StoreSeeding.seedStore(at: url, history: Farm.schemaHistory, version: "V1", objects: [
             SeedObject("Barn", id: 1, ["name": "North", "size": Int32(40)]),
             SeedObject("Barn", id: 2, ["name": "South"]),
@@ -67,7 +68,7 @@ struct MigrationEndToEndTests {
     }
 
     @Test func seedingRefusesWhatTheVersionDoesNotHave() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-farm-\(UUID().uuidString)/Farm.sqlite")
+        let url = TestFolders.url("strata-farm").appendingPathComponent("Farm.sqlite")
         #expect(throws: StrataError.invalidQuery("'Barn' has no property 'title' in this version")) {
             try StoreSeeding.seedStore(at: url, history: Farm.schemaHistory, version: "V1", objects: [SeedObject("Barn", id: 1, ["title": "North"])])
         }

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 @testable import StrataSchema
 
 /// A model folder written to a fresh temporary directory, for tests.
@@ -12,8 +13,7 @@ struct ModelFixture {
 
     /// Writes each file (name → exact bytes) into a new folder.
     init(bytes files: [String: [UInt8]]) throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("strata-tests-\(UUID().uuidString)").path
+        directory = TestFolders.url("strata-tests").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for (name, bytes) in files {
             try Data(bytes).write(to: URL(fileURLWithPath: directory + "/" + name))

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// What a transaction acknowledged survives SIGKILL, whole: a child process commits numbered
@@ -10,7 +11,7 @@ struct CommitCrashTests {
     static let rounds = CrashChild.rounds(default: 12)
 
     @Test func everyAcknowledgedCommitIsThereWholeAndNoOtherIsThereInPart() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-ledger-\(UUID().uuidString)")
+        let folder = TestFolders.url("strata-ledger")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("Ledger.sqlite").path

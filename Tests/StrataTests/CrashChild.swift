@@ -18,11 +18,15 @@ enum CrashChild {
     }
 
     /// Starts the child; its standard output is piped back.
-    static func launch(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
+    /// `temporaryFolder`, if given, is the child's `TMPDIR`.
+    static func launch(_ arguments: [String], temporaryFolder: URL? = nil) throws -> (process: Process, output: Pipe) {
         guard let executable else { throw CrashChildError.notBuilt }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let temporaryFolder {
+            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporaryFolder.path]) { $1 }
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -31,8 +35,8 @@ enum CrashChild {
     }
 
     /// Runs the child to the end; returns what it printed, trimmed.
-    static func run(_ arguments: [String]) throws -> String {
-        let child = try launch(arguments)
+    static func run(_ arguments: [String], temporaryFolder: URL? = nil) throws -> String {
+        let child = try launch(arguments, temporaryFolder: temporaryFolder)
         let output = child.output.fileHandleForReading.readDataToEndOfFile()
         child.process.waitUntilExit()
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

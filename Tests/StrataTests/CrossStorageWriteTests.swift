@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 @testable import Strata
 
@@ -8,7 +9,7 @@ import Testing
 @Suite("Writes across storages")
 @MainActor
 struct CrossStorageWriteTests {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-cross-\(UUID().uuidString)")
+    let folder = TestFolders.url("strata-cross")
 
     private func url(_ configuration: String) -> URL { folder.appendingPathComponent(configuration + ".sqlite") }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 @testable import Strata
 
@@ -16,7 +17,7 @@ struct DefaultStoreTests {
 
     @Test func theDefaultStoreOpensUnderTheUsersDataFolder() async {
         await #expect(processExitsWith: .success) {
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("strata-home-\(UUID().uuidString)")
+            let home = TestFolders.url("strata-home")
             setenv("XDG_DATA_HOME", home.path, 1)
             setenv("HOME", home.path, 1)
             let stack = DataStack(Zoo.schemaHistory)
@@ -40,7 +41,7 @@ struct DefaultStoreTests {
     /// default stack serves code written against `CoreStoreDefaults.dataStack`.
     @Test func theDefaultStackAndStorageSpellings() async {
         await #expect(processExitsWith: .success) {
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("strata-home-\(UUID().uuidString)")
+            let home = TestFolders.url("strata-home")
             setenv("XDG_DATA_HOME", home.path, 1)
             setenv("HOME", home.path, 1)
             StrataDefaults.dataStack = DataStack(Zoo.schemaHistory)

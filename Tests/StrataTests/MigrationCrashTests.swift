@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// A migration killed with SIGKILL at a random moment leaves the store whole at its old version,
@@ -14,7 +15,7 @@ struct MigrationCrashTests {
     private func launch(_ arguments: [String]) throws -> (process: Process, output: Pipe) { try CrashChild.launch(arguments) }
 
     @Test func aKilledMigrationLeavesTheOldVersionWholeAndMigratesNextTime() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-crash-\(UUID().uuidString)")
+        let folder = TestFolders.url("strata-crash")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let pristine = folder.appendingPathComponent("pristine.sqlite")

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 @testable import Strata
 
 /// A stack over a fresh in-memory store.
@@ -10,7 +11,7 @@ func makeStack() throws -> DataStack {
 
 /// A path in a fresh temporary folder.
 func temporaryStoreURL(_ name: String = "Zoo.sqlite") -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-runtime-\(UUID().uuidString)")
+    let folder = TestFolders.url("strata-runtime")
     return folder.appendingPathComponent(name)
 }
 

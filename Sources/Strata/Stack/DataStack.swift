@@ -87,7 +87,7 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
             isInMemory = false
             options = file.localStorageOptions
         } else if storage is InMemoryStore {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("strata-memory-\(UUID().uuidString).sqlite").path
+            path = try MemoryStoreFolder.newStorePath()
             displayName = "in-memory store"
             isInMemory = true
             options = []

@@ -15,7 +15,8 @@ final class StorageHandle: Sendable {
     let busyTimeoutMilliseconds: Int32
 
     /// An in-memory store is a private temporary database in WAL mode (so the main context and
-    /// read contexts can read while a transaction writes); its files go with the stack.
+    /// read contexts can read while a transaction writes); its files go with the stack, and
+    /// ``MemoryStoreFolder`` deletes whatever a process leaves at exit.
     deinit {
         guard isInMemory else { return }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// A monitor in one process follows the commits another process makes: a child monitors a
@@ -6,7 +7,7 @@ import Testing
 @Suite("Other processes", .timeLimit(.minutes(2)))
 struct OtherProcessTests {
     @Test func aMonitorFollowsAnotherProcessesCommits() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-watch-\(UUID().uuidString)")
+        let folder = TestFolders.url("strata-watch")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("Ledger.sqlite").path

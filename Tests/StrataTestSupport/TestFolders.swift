@@ -1,0 +1,28 @@
+import Foundation
+import Synchronization
+
+/// Folders for the tests' files, all inside one folder per test run that is deleted when the
+/// test process exits, so a run leaves the temporary folder as it found it, whatever a test
+/// forgot or a failure skipped.
+public enum TestFolders {
+    /// A path for a new folder (not created) named `prefix-<UUID>`, inside this run's folder.
+    public static func url(_ prefix: String) -> URL {
+        root.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    }
+
+    /// This run's folder: `strata-test-run-<pid>` in the temporary folder, created on first use.
+    public static let root: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-test-run-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        exitPath.withLock { $0 = folder.path }
+        atexit { TestFolders.removeAtExit() }
+        return folder
+    }()
+
+    private static let exitPath = Mutex<String?>(nil)
+
+    private static func removeAtExit() {
+        guard let path = exitPath.withLock({ $0 }) else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
