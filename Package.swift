@@ -73,9 +73,10 @@ let package = Package(
             exclude: ["Models"],
             plugins: ["StrataPlugin"]
         ),
-        // Temporary folders for the test targets, deleted when the test process exits; not a product.
+        // The test targets' temporary folders (deleted when the test process exits) and their logger; not a product.
         .target(
             name: "StrataTestSupport",
+            dependencies: ["Strata"],
             path: "Tests/StrataTestSupport"
         ),
         .testTarget(

@@ -7,7 +7,8 @@ import Synchronization
 public enum TestFolders {
     /// A path for a new folder (not created) named `prefix-<UUID>`, inside this run's folder.
     public static func url(_ prefix: String) -> URL {
-        root.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        TestLog.install()
+        return root.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
     }
 
     /// This run's folder: `strata-test-run-<pid>` in the temporary folder, created on first use.

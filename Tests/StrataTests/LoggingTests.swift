@@ -4,27 +4,11 @@ import Synchronization
 import Testing
 @testable import Strata
 import StrataSwiftLog
+import StrataTestSupport
 
-/// Collects messages for assertions.
-final class RecordingLogger: StrataLogger {
-    let messages = Mutex<[(LogLevel, String)]>([])
-
-    func log(level: LogLevel, message: @autoclosure () -> String, file: StaticString, line: UInt) {
-        let text = message()
-        messages.withLock { $0.append((level, text)) }
-    }
-}
-
-/// Keeps the error values `log(error:)` receives, and says when `assert` fails, as CoreStore
-/// loggers do.
-final class ErrorKeepingLogger: StrataLogger {
-    let errors = Mutex<[StrataError]>([])
-
+/// Says when `assert` fails, as CoreStore loggers do.
+final class AssertingLogger: StrataLogger {
     func log(level: LogLevel, message: @autoclosure () -> String, file: StaticString, line: UInt) {}
-
-    func log(error: StrataError, message: @autoclosure () -> String, file: StaticString, line: UInt) {
-        errors.withLock { $0.append(error) }
-    }
 
     func assert(_ condition: @autoclosure () -> Bool, message: @autoclosure () -> String, file: StaticString, line: UInt) {
         if !condition() { FileHandle.standardError.write(Data("asserted by the app's logger: \(message())\n".utf8)) }
@@ -55,33 +39,24 @@ struct RecordingHandler: LogHandler {
 @Suite("Logging", .serialized)
 struct LoggingTests {
     @Test func storagesAndRollbacksAreLogged() async throws {
-        let recorder = RecordingLogger()
-        let previous = StrataDefaults.logger
-        StrataDefaults.logger = recorder
-        defer { StrataDefaults.logger = previous }
-        let stack = DataStack(Zoo.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        let stack = try makeStack()
         _ = try? await stack.perform { transaction in transaction.create(Into<Person>()).age = 1 }
-        let messages = recorder.messages.withLock { $0 }
-        #expect(messages.contains { $0.0 == .notice && $0.1 == "added InMemoryStore for configuration 'Default' of Zoo V1" })
-        #expect(messages.contains { $0.0 == .warning && $0.1 == "a transaction was rolled back: 'Person.name' is required but was never given a value" })
+        #expect(TestLog.shared.contains(.notice, "added InMemoryStore for configuration 'Default' of Zoo V1"))
+        #expect(TestLog.shared.contains(.warning, "a transaction was rolled back: 'Person.name' is required but was never given a value"))
+        #expect(TestLog.shared.contains(error: .missingValue(entity: "Person", attribute: "name")))
     }
 
-    @Test func aLoggerReceivesTheErrorValue() async throws {
-        let keeper = ErrorKeepingLogger()
-        let previous = StrataDefaults.logger
-        StrataDefaults.logger = keeper
-        defer { StrataDefaults.logger = previous }
-        let stack = DataStack(Zoo.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
-        _ = try? await stack.perform { transaction in transaction.create(Into<Person>()).age = 1 }
-        #expect(keeper.errors.withLock { $0 }.contains(.missingValue(entity: "Person", attribute: "name")))
+    @Test func theConsoleLoggerWritesWarningsAndAboveUnlessAskedForMore() {
+        #expect(ConsoleLogger().minimumLevel == .warning)
+        #expect(ConsoleLogger(minimumLevel: .notice).minimumLevel == .notice)
     }
 
     @Test func aLoggerSeesFailedAssertionsBeforeTheProcessStops() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            StrataDefaults.logger = ErrorKeepingLogger()
-            let stack = try makeStack()
+            TestLog.install()
+            StrataDefaults.logger = AssertingLogger()
+            let stack = DataStack(Zoo.schemaHistory)
+            try stack.addStorageAndWait(InMemoryStore())
             try await stack.perform { transaction in _ = transaction.create(Into<Animal>()) }
         }
         let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

@@ -4,6 +4,7 @@ import StrataTestSupport
 
 /// A stack over a fresh in-memory store.
 func makeStack() throws -> DataStack {
+    TestLog.install()
     let stack = DataStack(Zoo.schemaHistory)
     try stack.addStorageAndWait(InMemoryStore())
     return stack

@@ -60,8 +60,9 @@ public struct ConsoleLogger: StrataLogger {
     /// The least serious level written.
     public var minimumLevel: LogLevel
 
-    /// A console logger; notices and above by default.
-    public init(minimumLevel: LogLevel = .notice) {
+    /// A console logger; warnings and above by default (`ConsoleLogger(minimumLevel: .notice)`
+    /// also writes what a stack does as it opens and migrates its stores).
+    public init(minimumLevel: LogLevel = .warning) {
         self.minimumLevel = minimumLevel
     }
 
@@ -92,7 +93,7 @@ public enum StrataDefaults {
         set { defaultStack.withLock { $0 = newValue } }
     }
 
-    /// The logger every stack uses; a ``ConsoleLogger`` at `notice` unless you set another.
+    /// The logger every stack uses; a ``ConsoleLogger`` at `warning` unless you set another.
     public static var logger: any StrataLogger {
         get { current.withLock { $0 } }
         set { current.withLock { $0 = newValue } }
