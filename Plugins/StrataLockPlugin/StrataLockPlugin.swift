@@ -14,10 +14,7 @@ struct StrataLockPlugin: CommandPlugin {
         let tool = try context.tool(named: "strata").url
         for folder in folders {
             let status = try ModelFolders.run(tool, ["lock", folder.path] + arguments)
-            if status != 0 {
-                Diagnostics.error("strata lock \(folder.path) failed (exit \(status))")
-                throw ModelFolders.Failure.exitStatus(status)
-            }
+            if status != 0 { throw ModelFolders.Failure(command: "strata lock \(folder.path)", status: status) }
         }
     }
 }

@@ -17,14 +17,11 @@ struct StrataPlugin: BuildToolPlugin {
 
     static func commands(models: URL, tool: URL, workDirectory: URL, migrationTests: Bool = false) throws -> [Command] {
         let manager = FileManager.default
-        guard let folders = try? manager.contentsOfDirectory(at: models, includingPropertiesForKeys: nil) else { return [] }
-        return folders
-            .filter { manager.fileExists(atPath: $0.appending(path: "model.yml").path) || manager.fileExists(atPath: $0.appending(path: "model.yaml").path) }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        return ModelFolders.candidates(in: models)
             .map { folder in
-                let name = folder.lastPathComponent
+                let name = folder.deletingPathExtension().lastPathComponent
                 let output = workDirectory.appending(path: name)
-                let inputs = ((try? manager.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
+                let inputs = ((try? manager.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [folder])
                     .filter { ["yml", "yaml"].contains($0.pathExtension) }
                     .sorted { $0.path < $1.path }
                 return .buildCommand(

@@ -12,10 +12,9 @@ struct StrataVerifyPlugin: CommandPlugin {
             Diagnostics.remark("no model folders (Models/<Name>/model.yml) in this package")
             return
         }
-        let status = try ModelFolders.run(try context.tool(named: "strata").url, ["verify"] + folders.map(\.path) + arguments)
-        if status != 0 {
-            Diagnostics.error("strata verify failed (exit \(status))")
-            throw ModelFolders.Failure.exitStatus(status)
-        }
+        let seal = "swift package --allow-writing-to-package-directory strata-lock"
+        let status = try ModelFolders.run(try context.tool(named: "strata").url,
+                                          ["verify"] + folders.map(\.path) + ["--seal-command", seal] + arguments)
+        if status != 0 { throw ModelFolders.Failure(command: "strata verify", status: status) }
     }
 }

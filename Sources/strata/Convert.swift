@@ -21,10 +21,10 @@ struct Convert: ParsableCommand {
         """
     )
 
-    @Argument(help: "The .xcdatamodeld bundle (or a single .xcdatamodel).")
+    @Argument(help: "The .xcdatamodeld bundle (or a single .xcdatamodel).", completion: .directory)
     var model: String
 
-    @Argument(help: "The model folder to create; it must not exist or be empty.")
+    @Argument(help: "The model folder to create; it must not exist or be empty.", completion: .directory)
     var output: String
 
     @Option(help: "The versions to convert, oldest first, separated by commas (Xcode's names or the converted ones).")

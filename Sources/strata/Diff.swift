@@ -15,7 +15,7 @@ struct Diff: ParsableCommand {
         """
     )
 
-    @Argument(help: "The model folder.")
+    @Argument(help: "The model folder.", completion: .directory)
     var directory: String
 
     @Argument(help: "The older version.")
@@ -39,6 +39,13 @@ struct Diff: ParsableCommand {
         }
         guard missing.isEmpty, let old = model.version(named: from), let new = model.version(named: to) else {
             Output.error(missing.joined())
+            throw ExitCode(2)
+        }
+        // A plan is a step forward along the chain, as the runtime migrates: no plan runs backwards.
+        if !model.manifest.chain.path(from: from).dropFirst().contains(to) {
+            let backwards = model.manifest.chain.path(from: to).contains(from)
+            Output.error("error: the migration chain does not lead from \(from) to \(to)"
+                         + (backwards ? "; \(to) comes before \(from): strata diff \(directory) \(to) \(from)\n" : "\n"))
             throw ExitCode(2)
         }
         let plan = VersionDiff.plan(model: model, from: old, to: new)

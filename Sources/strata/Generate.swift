@@ -21,10 +21,10 @@ struct Generate: ParsableCommand {
         """
     )
 
-    @Argument(help: "Model folders, each holding model.yml and one file per version.")
+    @Argument(help: "Model folders, each holding model.yml and one file per version.", completion: .directory)
     var directories: [String]
 
-    @Option(help: "The folder the Swift files go to.")
+    @Option(help: "The folder the Swift files go to.", completion: .directory)
     var output: String
 
     @Option(help: "A folder of templates; each one there replaces the built-in template of the same name.")

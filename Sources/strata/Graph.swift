@@ -24,7 +24,7 @@ struct Graph: ParsableCommand {
         """
     )
 
-    @Argument(help: "The model folder.")
+    @Argument(help: "The model folder.", completion: .directory)
     var directory: String
 
     @Argument(help: "The version to draw (default: the current one).")

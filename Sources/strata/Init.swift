@@ -20,7 +20,7 @@ struct Init: ParsableCommand {
     @Argument(help: "The model's name, such as PetStore.")
     var name: String
 
-    @Option(help: "Where to create the model folder (default: the current folder).")
+    @Option(help: "Where to create the model folder (default: the current folder).", completion: .directory)
     var directory: String = "."
 
     @OptionGroup var common: CommonOptions

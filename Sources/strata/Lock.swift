@@ -16,7 +16,7 @@ struct Lock: ParsableCommand {
         """
     )
 
-    @Argument(help: "The model folder.")
+    @Argument(help: "The model folder.", completion: .directory)
     var directory: String
 
     @Option(name: .customLong("version"), help: "Seal only this version (repeatable). Default: every version.")

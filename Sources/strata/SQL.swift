@@ -18,7 +18,7 @@ struct SQL: ParsableCommand {
             """
     )
 
-    @Argument(help: "The model folder.")
+    @Argument(help: "The model folder.", completion: .directory)
     var directory: String
 
     @Option(name: .customLong("version"), help: "The version (default: the current one).")
@@ -50,6 +50,11 @@ struct SQL: ParsableCommand {
             guard let current = model.currentVersion else { throw ExitCode(2) }
             let destination = try named(to ?? current.name)
             _ = try named(from)
+            if from == destination.name {
+                Output.error("nothing to migrate: \(from) is \(to == nil ? "the current version" : "the version to migrate to"); "
+                             + "name an older version with --from\n")
+                return
+            }
             try printMigration(model, from: from, to: destination.name)
             return
         }

@@ -18,7 +18,7 @@ struct Schema: ParsableCommand {
         """
     )
 
-    @Argument(help: "The folder to write the two schema files into (created when missing).")
+    @Argument(help: "The folder to write the two schema files into (created when missing).", completion: .directory)
     var directory: String
 
     func run() throws {

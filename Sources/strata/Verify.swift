@@ -14,11 +14,15 @@ struct Verify: ParsableCommand {
         """
     )
 
-    @Argument(help: "Model folders, each holding model.yml and one file per version.")
+    @Argument(help: "Model folders, each holding model.yml and one file per version.", completion: .directory)
     var directories: [String]
 
     @Option(help: "text for people, json for machines.")
     var format: OutputFormat = .text
+
+    @Option(help: ArgumentHelp("The command the hints name to seal a version (the strata-verify command plugin names strata-lock).",
+                               visibility: .hidden))
+    var sealCommand: String?
 
     @OptionGroup var common: CommonOptions
 
@@ -33,7 +37,7 @@ struct Verify: ParsableCommand {
         switch format {
         case .text:
             // Quiet: only the reports that found something.
-            Output.out(reports.filter { !common.quiet || $0.exitCode != 0 }.map(\.text).joined())
+            Output.out(reports.filter { !common.quiet || $0.exitCode != 0 }.map { $0.text(sealCommand: sealCommand) }.joined())
         case .json: Output.out(try Output.json(JSONReport(exitCode: exitCode, models: reports)))
         }
         if exitCode != 0 { throw ExitCode(exitCode) }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StrataSchema
 
@@ -65,11 +66,39 @@ struct ChainAndMigrationErrorTests {
         let twice = try ModelFixture(["model.yml": "model: Shop\nmigrationChain: [V1]\n",
                                       "a.yml": "version: V1\nentities: {}\n", "b.yml": "version: V1\nentities: {}\n"])
         #expect(twice.messages() == ["b.yml:1:10: error: version 'V1' is also declared in a.yml"])
-        let noManifest = try ModelFixture(["V1.yml": "version: V1\nentities: {}\n"])
-        #expect(noManifest.messages() == ["model.yml:1:1: error: model folder has no model.yml naming the model and its migration chain"])
         #expect(ModelLoader.load(directory: "/no/such/folder").diagnostics.map(\.description) == [
             "/no/such/folder:1:1: error: no model folder here",
         ])
+    }
+
+    @Test func aFolderOfVersionsWithoutAManifestIsAnErrorAtTheFolder() throws {
+        let noManifest = try ModelFixture(["V1.yml": "version: V1\nentities: {}\n", "V10.yml": "version: V10\nentities: {}\n",
+                                           "V2.yml": "version: V2\nentities: {}\n"])
+        let name = (noManifest.directory as NSString).lastPathComponent
+        #expect(noManifest.load().diagnostics.map(\.description) == [
+            "\(noManifest.directory):1:1: error: this model folder has no model.yml, so none of its files is read; add model.yml naming "
+                + "the model and its migration chain (`model: \(name)` and `migrationChain: [V1, V2, V10]`), or start a folder with "
+                + "`strata init \(name)`",
+        ])
+    }
+
+    @Test func aVersionFileGivenAsAFolderNamesItsFolder() throws {
+        let fixture = try ModelFixture(v1: "version: V1\nentities: {}\n")
+        #expect(ModelLoader.load(directory: fixture.directory + "/V1.yml").diagnostics.map(\.description) == [
+            "\(fixture.directory)/V1.yml:1:1: error: this is a file of the model folder '\(fixture.directory)'; name the folder instead",
+        ])
+        let stray = try ModelFixture(["Stray.yml": "version: V1\nentities: {}\n"])
+        #expect(ModelLoader.load(directory: stray.directory + "/Stray.yml").diagnostics.map(\.description) == [
+            "\(stray.directory)/Stray.yml:1:1: error: this file belongs to no model: a model folder holds model.yml (naming the model "
+                + "and its migration chain) and one file per version; `strata init NAME` starts one",
+        ])
+    }
+
+    @Test func aVersionFileThatIsNotYAMLIsReportedOnce() throws {
+        let fixture = try ModelFixture(v1: "version: V1\nentities: [\n")
+        let messages = fixture.messages()
+        #expect(messages.count == 1)
+        #expect(messages.allSatisfy { $0.hasPrefix("V1.yml:") })
     }
 
     @Test func migrationHintsMustNameSomething() throws {
@@ -171,7 +200,6 @@ struct ChainAndMigrationErrorTests {
         #expect(fixture.messages() == [
             "V1.yml:3:23: error: unknown type 'Strin' for attribute 'A.x'; did you mean 'String'?",
             "V2.yml:4:1: error: a tab character cannot indent YAML; use spaces",
-            "model.yml:2:22: error: 'migrationChain' names version 'V2', but no version file declares it",
             "model.yml:3:1: error: unknown key 'extra' in model.yml",
         ])
     }

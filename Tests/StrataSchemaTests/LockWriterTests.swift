@@ -64,7 +64,7 @@ struct LockWriterTests {
             return
         }
         #expect(failure.message.replacingOccurrences(of: fixture.directory + "/", with: "") == """
-        V1.yml:8:1: error: version 'V1' was already sealed, and the model no longer matches its lock. \
+        V1.yml:7:7: error: version 'V1' was already sealed, and the model no longer matches its lock. \
         A sealed version may have shipped, so it must not change: add a new version instead, \
         or pass --force if this version never left your machine
         """)
@@ -131,7 +131,7 @@ struct LockWriterTests {
         let report = VerifyReport(directory: fixture.directory)
         #expect(report.exitCode == 1)
         #expect(report.text.replacingOccurrences(of: fixture.directory + "/", with: "") == """
-        V1.yml:9:1: error: version 'V1' no longer matches its lock; a sealed version must never change: \
+        V1.yml:6:7: error: version 'V1' no longer matches its lock; a sealed version must never change: \
         undo the change and make it in a new version (a new file, added to migrationChain), or, only if \
         'V1' never shipped, reseal it with 'strata lock \(fixture.directory) --version V1 --force'
           Item
@@ -152,7 +152,7 @@ struct LockWriterTests {
         try fixture.write("V1.yml", try fixture.read("V1.yml").replacingOccurrences(of: "price: Decimal", with: "price: Double"))
         let report = VerifyReport(directory: fixture.directory)
         #expect(report.text.replacingOccurrences(of: fixture.directory + "/", with: "") == """
-        V1.yml:8:1: error: version 'V1' no longer matches its lock; a sealed version must never change: \
+        V1.yml:4:3: error: version 'V1' no longer matches its lock; a sealed version must never change: \
         undo the change and make it in a new version (a new file, added to migrationChain), or, only if \
         'V1' never shipped, reseal it with 'strata lock \(fixture.directory) --version V1 --force'
           Item

@@ -43,7 +43,6 @@ struct ParsingErrorTests {
         #expect(try messages("versoin: V1\nentities: {}\n") == [
             "V1.yml:1:1: error: unknown key 'versoin' in version file; did you mean 'version'?",
             "V1.yml:1:1: error: version file is missing 'version'",
-            "model.yml:2:18: error: 'migrationChain' names version 'V1', but no version file declares it",
         ])
     }
 
@@ -68,6 +67,12 @@ struct ParsingErrorTests {
         #expect(try messages("version: V1\nentities:\n  Person:\n    attributes:\n      name: Strng\n      age: {type: int64}\n") == [
             "V1.yml:5:13: error: unknown type 'Strng' for attribute 'Person.name'; did you mean 'String'?",
             "V1.yml:6:19: error: unknown type 'int64' for attribute 'Person.age'; did you mean 'Int64'?",
+        ])
+        // Core Data's names are recognised; a name like no type lists them all.
+        #expect(try messages("version: V1\nentities:\n  Person:\n    attributes:\n      age: {type: Integer 32}\n      photo: {type: Picture}\n") == [
+            "V1.yml:5:19: error: unknown type 'Integer 32' for attribute 'Person.age'; did you mean 'Int32'?",
+            "V1.yml:6:21: error: unknown type 'Picture' for attribute 'Person.photo'; the types are Bool, Int16, Int32, Int64, Int, "
+                + "Double, Float, Decimal, String, Date, Data, UUID, URL, Codable",
         ])
     }
 

@@ -1,11 +1,11 @@
 /// "Did you mean" hints for misspelt keys and names.
-enum Suggestion {
+public enum Suggestion {
     /// The candidate closest to `word`, when it is close enough to be a likely typo.
     ///
     /// Closeness is the Damerau–Levenshtein distance (a swap of two neighbours counts once),
     /// compared without case; a candidate qualifies within a third of the word's length (at least 1,
     /// at most 3 edits, and fewer edits than the word has characters). Ties go to the candidate that sorts first, so hints are deterministic.
-    static func closest<S: Sequence>(to word: String, in candidates: S) -> String? where S.Element == String {
+    public static func closest<S: Sequence>(to word: String, in candidates: S) -> String? where S.Element == String {
         let target = Array(word.lowercased())
         let limit = min(3, max(1, target.count / 3))
         var best: (distance: Int, name: String)?

@@ -29,7 +29,7 @@ public enum ModelLoader {
         let folder = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            diagnostics.error("no model folder here", at: .start(of: folder))
+            diagnostics.error(notAFolder(folder, exists: FileManager.default.fileExists(atPath: folder)), at: .start(of: folder))
             return LoadedModel(directory: directory, model: nil, diagnostics: diagnostics.sorted, sources: [:])
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
@@ -41,7 +41,7 @@ public enum ModelLoader {
             .sorted()
         let path = { @Sendable (name: String) in folder + "/" + name }
         guard let manifestName = names.first(where: manifestNames.contains) else {
-            diagnostics.error("model folder has no model.yml naming the model and its migration chain", at: .start(of: path("model.yml")))
+            diagnostics.error(missingManifest(folder, versionFiles: names), at: .start(of: folder))
             return LoadedModel(directory: directory, model: nil, diagnostics: diagnostics.sorted, sources: [:])
         }
 
@@ -80,8 +80,31 @@ public enum ModelLoader {
             return LoadedModel(directory: directory, model: nil, diagnostics: diagnostics.sorted, sources: sources)
         }
         let model = Model(manifest: manifest, versions: versions.sorted { $0.name < $1.name })
-        diagnostics.append(contentsOf: ModelValidator.validate(model))
+        diagnostics.append(contentsOf: ModelValidator.validate(model, someVersionFilesUnread: parsed.contains { $0.version == nil }))
         return LoadedModel(directory: directory, model: model, diagnostics: diagnostics.sorted, sources: sources)
+    }
+
+    /// What to say about a path given as a model folder that is not a folder: a version file (of a
+    /// model folder, or of none), or nothing at all.
+    private static func notAFolder(_ path: String, exists: Bool) -> String {
+        guard exists else { return "no model folder here" }
+        let parent = (path as NSString).deletingLastPathComponent
+        let manager = FileManager.default
+        if manifestNames.contains(where: { manager.fileExists(atPath: (parent.isEmpty ? "." : parent) + "/" + $0) }) {
+            return "this is a file of the model folder '\(parent.isEmpty ? "." : parent)'; name the folder instead"
+        }
+        return "this file belongs to no model: a model folder holds model.yml (naming the model and its migration chain) "
+            + "and one file per version; `strata init NAME` starts one"
+    }
+
+    /// The error for a folder of version files without `model.yml`, with the manifest to write.
+    private static func missingManifest(_ folder: String, versionFiles: [String]) -> String {
+        let name = (folder as NSString).lastPathComponent
+        let versions = versionFiles.map { ($0 as NSString).deletingPathExtension }
+            .sorted { $0.compare($1, options: .numeric) == .orderedAscending }
+        let chain = versions.isEmpty ? "V1" : versions.joined(separator: ", ")
+        return "this model folder has no model.yml, so none of its files is read; add model.yml naming the model and its "
+            + "migration chain (`model: \(name)` and `migrationChain: [\(chain)]`), or start a folder with `strata init \(name)`"
     }
 
     private static func readTree(_ file: String, limits: YAMLLimits, sources: inout [String: [UInt8]],

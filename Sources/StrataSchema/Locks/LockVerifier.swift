@@ -36,6 +36,9 @@ public struct LockStatus: Hashable, Sendable, Codable {
     public var explained: Bool
     /// For an unsealed version, the locks it would get.
     public var proposed: [String: LockHash]
+    /// For a changed version whose lock is exactly another version's: that version (its file
+    /// was most likely copied to start this one, lock and all).
+    public var lockOf: String?
 }
 
 /// Compares versions with their locks.
@@ -72,8 +75,26 @@ public enum LockVerifier {
                 }
             }
         }
-        return LockStatus(version: version.name, file: version.file, location: lock.location, state: .changed,
-                          drift: drift, explained: explained, proposed: [:])
+        return LockStatus(version: version.name, file: version.file, location: driftLocation(drift, in: version) ?? lock.location,
+                          state: .changed, drift: drift, explained: explained, proposed: [:])
+    }
+
+    /// Where the first change is written: the changed attribute or relationship when the sealed
+    /// record names it, otherwise the changed entity; nil for an entity no longer declared.
+    private static func driftLocation(_ drift: [LockStatus.EntityDrift], in version: SchemaVersion) -> SourceLocation? {
+        for entry in drift {
+            guard let entity = version.entities.first(where: { $0.name == entry.entity }) else { continue }
+            for change in entry.changes where change.kind != .removed {
+                if let attribute = entity.attributes.first(where: { change.subject == "attribute '\($0.storageKey)'" || change.subject == "attribute '\($0.name)'" }) {
+                    return attribute.location
+                }
+                if let relationship = entity.relationships.first(where: { change.subject == "relationship '\($0.name)'" }) {
+                    return relationship.location
+                }
+            }
+            return entity.location
+        }
+        return nil
     }
 
     /// Whether `shape` hashes to `lock` in any format Strata has ever written.

@@ -91,9 +91,18 @@ struct PropertyParser {
     private mutating func attributeType(_ text: String, at location: SourceLocation, context: String) -> AttributeType? {
         if let type = AttributeType(rawValue: text) { return type }
         let names = AttributeType.allCases.map(\.rawValue)
-        diagnostics.error("unknown type '\(text)' for \(context)" + Suggestion.hint(for: text, in: names), at: location)
+        var hint = Self.otherSpellings[text.lowercased()].map { "; did you mean '\($0)'?" } ?? Suggestion.hint(for: text, in: names)
+        if hint.isEmpty { hint = "; the types are \(names.joined(separator: ", "))" }
+        diagnostics.error("unknown type '\(text)' for \(context)\(hint)", at: location)
         return nil
     }
+
+    /// Core Data's and SQL's names for Strata's types, lowercased, for the "did you mean" hint.
+    private static let otherSpellings: [String: String] = [
+        "integer 16": "Int16", "integer 32": "Int32", "integer 64": "Int64", "integer": "Int64", "int8": "Int16",
+        "boolean": "Bool", "binary": "Data", "binary data": "Data", "blob": "Data", "text": "String",
+        "uri": "URL", "transformable": "Codable", "timestamp": "Date", "datetime": "Date", "real": "Double",
+    ]
 
     private mutating func storageKey(_ fields: Fields, context: String) -> String? {
         guard let key = fields.string("storageKey", diagnostics: &diagnostics) else { return nil }

@@ -28,6 +28,13 @@ public struct VerifyReport: Sendable, Codable {
         versions = model.versions
             .sorted { (-distance($0.name), $0.name) < (-distance($1.name), $1.name) }
             .concurrentMap { LockVerifier.status(of: $0, model: model.manifest.name, directory: directory) }
+        // A changed version that carries another version's lock was started as a copy of it.
+        let locks = model.versions.compactMap { version in version.versionLock.map { (version.name, $0.entries.mapValues(\.value)) } }
+        for index in versions.indices where versions[index].state == .changed {
+            let name = versions[index].version
+            guard let own = locks.first(where: { $0.0 == name })?.1 else { continue }
+            versions[index].lockOf = locks.first { $0.0 != name && $0.1 == own }?.0
+        }
     }
 
     /// 2 when the model has errors, 1 when a version is unsealed or changed, otherwise 0.
@@ -37,18 +44,27 @@ public struct VerifyReport: Sendable, Codable {
     }
 
     /// The report for people: diagnostics, then a drift tree per changed version, then a summary.
-    public var text: String {
+    public var text: String { text(sealCommand: nil) }
+
+    /// The report for people, whose hints seal with `sealCommand` (the `strata-lock` command
+    /// plugin, say) instead of `strata lock DIR`; `--version V --force` is appended to reseal.
+    public func text(sealCommand: String?) -> String {
+        let seal = sealCommand ?? "strata lock \(directory)"
         var lines = diagnostics.map(\.description)
         for status in versions {
             switch status.state {
             case .sealed:
                 continue
             case .unsealed:
-                lines.append("\(status.location): error: version '\(status.version)' has no lock; run 'strata lock \(directory)' to seal it")
+                lines.append("\(status.location): error: version '\(status.version)' has no lock; run '\(seal)' to seal it")
+            case .changed where status.lockOf != nil:
+                lines.append("\(status.location): error: version '\(status.version)' carries the lock of version '\(status.lockOf!)', "
+                             + "as a copy of its file does: remove the versionLock lines of '\(status.version)' to start a new version "
+                             + "(strata new-version copies a version without them), and seal it once it ships")
             case .changed:
                 lines.append("\(status.location): error: version '\(status.version)' no longer matches its lock; a sealed version must never change: "
                              + "undo the change and make it in a new version (a new file, added to migrationChain), or, only if "
-                             + "'\(status.version)' never shipped, reseal it with 'strata lock \(directory) --version \(status.version) --force'")
+                             + "'\(status.version)' never shipped, reseal it with '\(seal) --version \(status.version) --force'")
                 for drift in status.drift {
                     lines.append("  \(drift.entity)")
                     if !drift.changes.isEmpty {
