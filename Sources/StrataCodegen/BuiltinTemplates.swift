@@ -136,14 +136,23 @@ import Strata
 }
 {% if entity.virtuals %}
 
-/// The `virtual` attributes of `{{ entity.plainName }}`: implement them in an extension of {{ entity.name }}.
+/// The `virtual` attributes of `{{ entity.plainName }}`, which the app computes. Declare them in your own code as
+/// `extension {{ entity.name }}: {{ entity.plainName }}VirtualAttributes { ... }`: that extension is the conformance, so a
+/// missing member is reported at it.
 {{ access }}protocol {{ entity.plainName }}VirtualAttributes {
     {% for virtual in entity.virtuals %}
     var {{ virtual.name }}: {{ virtual.type }} { get }
     {% endfor %}
 }
 
-extension {{ entity.name }}: {{ entity.plainName }}VirtualAttributes {}
+/// Does not compile until the app declares `extension {{ entity.name }}: {{ entity.plainName }}VirtualAttributes { ... }`.
+private func declareInYourCode_extension_{{ entity.plainName }}_{{ entity.plainName }}VirtualAttributes<T: {{ entity.plainName }}VirtualAttributes>(_: T.Type) {}
+
+extension {{ entity.name }} {
+    private static func strataChecksVirtualAttributes() {
+        declareInYourCode_extension_{{ entity.plainName }}_{{ entity.plainName }}VirtualAttributes({{ entity.name }}.self)
+    }
+}
 {% endif %}
 {% endfor %}
 """#,

@@ -6,7 +6,7 @@ import Testing
 
 // `Plot.displayName` is transient in the Core Data model `strata convert` read, so it is virtual:
 // the app implements it.
-extension Plot {
+extension Plot: PlotVirtualAttributes {
     var displayName: String? { soil.map { "plot \(code) (\($0))" } }
 }
 

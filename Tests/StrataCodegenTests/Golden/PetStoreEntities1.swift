@@ -151,12 +151,21 @@ public final class Person: StrataObject {
     }
 }
 
-/// The `virtual` attributes of `Person`: implement them in an extension of Person.
+/// The `virtual` attributes of `Person`, which the app computes. Declare them in your own code as
+/// `extension Person: PersonVirtualAttributes { ... }`: that extension is the conformance, so a
+/// missing member is reported at it.
 public protocol PersonVirtualAttributes {
     var initials: String { get }
 }
 
-extension Person: PersonVirtualAttributes {}
+/// Does not compile until the app declares `extension Person: PersonVirtualAttributes { ... }`.
+private func declareInYourCode_extension_Person_PersonVirtualAttributes<T: PersonVirtualAttributes>(_: T.Type) {}
+
+extension Person {
+    private static func strataChecksVirtualAttributes() {
+        declareInYourCode_extension_Person_PersonVirtualAttributes(Person.self)
+    }
+}
 
 /// The `Vet` entity of PetStore V3.
 public final class Vet: StrataObject {

@@ -6,7 +6,7 @@ struct PersonSettings: Codable, Hashable, Sendable {
     var notifications: Bool
 }
 
-extension Person {
+extension Person: PersonVirtualAttributes {
     /// The model's `virtual` attribute: computed by the app, never stored.
     var initials: String { String(displayName.split(separator: " ").compactMap(\.first)) }
 }
