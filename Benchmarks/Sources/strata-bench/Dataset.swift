@@ -8,7 +8,7 @@ struct Row: Sendable {
     let category: Int64
     let createdAt: Date
 
-    static let count = 100_000
+    static let count = scaled(100_000)
     static let categories: Int64 = 100
     static let smallQueries = 2_000
 
@@ -47,7 +47,9 @@ enum Scratch {
         return url
     }()
 
+    /// A new database path in the folder (made again if a workload's end cleaned it).
     static func path(_ name: String) -> String {
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("\(name)-\(UUID().uuidString).sqlite")
         return url.path
     }

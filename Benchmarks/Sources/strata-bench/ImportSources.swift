@@ -10,9 +10,9 @@ struct ImportSources: Sendable {
     let imported: Range<Int>
 
     /// `import`: 40,000 sources into 20,000 rows, half updating.
-    static let standard = ImportSources(existing: 0..<20_000, imported: 0..<40_000)
+    static let standard = ImportSources(existing: 0..<scaled(20_000), imported: 0..<scaled(40_000))
     /// `import-150k`: 50,000 sources into 100,000 rows, half updating.
-    static let large = ImportSources(existing: 0..<100_000, imported: 75_000..<125_000)
+    static let large = ImportSources(existing: 0..<scaled(100_000), imported: scaled(75_000)..<scaled(125_000))
 
     static func named(_ workload: String) -> ImportSources? {
         switch workload {

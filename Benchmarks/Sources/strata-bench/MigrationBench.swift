@@ -36,7 +36,7 @@ enum MigrationBench {
         let rows: Int
 
         func history(current: String) -> SchemaHistory {
-            SchemaHistory(model: "Bench", versions: current == "V1" ? [v1] : [v1, v2], migrationChain: ["V1", "V2"], current: current,
+            SchemaHistory(model: "Bench", versions: current == "V1" ? [v1] : [v1, v2], migrationChain: current == "V1" ? ["V1"] : ["V1", "V2"], current: current,
                           entityTypes: types, customSteps: steps)
         }
     }
@@ -55,7 +55,7 @@ enum MigrationBench {
                 ? EntityDescription("Item", attributes: [name, AttributeDescription("score", .int32), AttributeDescription("flag", .bool, default: .integer(0))])
                 : EntityDescription("Item", attributes: [name, AttributeDescription("score", .double)])
             return Model(v1: version("V1", [v1], mark: 1), v2: version("V2", [v2], mark: 2), types: [BenchItem.self], steps: [],
-                         rows: workload == "add-column-1m" ? 1_000_000 : 100_000)
+                         rows: scaled(workload == "add-column-1m" ? 1_000_000 : 100_000))
         default:
             let barn = EntityDescription("Barn", attributes: [name],
                                          relationships: [RelationshipDescription("cows", destination: "Cow", inverse: "barn", kind: .unordered)])
@@ -68,7 +68,7 @@ enum MigrationBench {
             }
             return Model(v1: version("V1", [barn, cow1], mark: 1),
                          v2: version("V2", [barn, cow2], mark: 2, migrations: [MigrationDescription(from: "V1", entities: [EntityMigrationHint("Cow", custom: true)])]),
-                         types: [BenchBarn.self, BenchCow.self], steps: [step], rows: 100_000)
+                         types: [BenchBarn.self, BenchCow.self], steps: [step], rows: scaled(100_000))
         }
     }
 

@@ -9,9 +9,10 @@ import Strata
 // set, or GRDB's `ValueObservation` of the same request (which fetches the list again).
 
 enum MonitorBench {
-    static let sizes = ["monitor-1k": 1_000, "monitor-10k": 10_000, "monitor-100k": 100_000]
+    // At least 100 rows, so the list has members to rename at any scale.
+    static let sizes = ["monitor-1k": max(100, scaled(1_000)), "monitor-10k": max(100, scaled(10_000)), "monitor-100k": max(100, scaled(100_000))]
     static let workloads = ["monitor-1k", "monitor-10k", "monitor-100k"]
-    static let changes = 1_000
+    static let changes = scaled(1_000)
 
     /// The row the `index`th insertion adds: always a member of the list.
     static func inserted(_ index: Int) -> Row {

@@ -23,6 +23,19 @@ let rounds = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_ROUNDS"] ?? "
 /// `STRATA_BENCH_SETUP_ONLY=1` does everything but the timed work, so that an instruction count of
 /// this run, subtracted from one of a whole run, is the timed work's (`Scripts/count-instructions.py`).
 let setupOnly = ProcessInfo.processInfo.environment["STRATA_BENCH_SETUP_ONLY"] == "1"
+/// `STRATA_BENCH_SCALE=0.001` shrinks every workload's sizes by that factor (at least one row),
+/// so CI runs each workload once, quickly, and the benchmark cannot rot unseen.
+let scale = Double(ProcessInfo.processInfo.environment["STRATA_BENCH_SCALE"] ?? "") ?? 1
+
+/// A workload's size at this run's scale.
+func scaled(_ size: Int) -> Int { max(1, Int((Double(size) * scale).rounded())) }
+
+/// The machine's load average over the last minute when the line is printed, so a figure taken
+/// on a busy machine shows it.
+func loadAverage() -> String {
+    var loads = [Double](repeating: 0, count: 3)
+    return getloadavg(&loads, 3) > 0 ? String(format: "%.2f", loads[0]) : "?"
+}
 
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
@@ -74,7 +87,7 @@ func runBenchmarks() async throws -> Bool {
         for contender in ["strata", "raw"] {
             guard let values = timings[contender] else { continue }
             let value = median(values)
-            print("BENCH workload=\(workload) contender=\(contender) median_ms=\(String(format: "%.2f", value)) ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0))")
+            print("BENCH workload=\(workload) contender=\(contender) median_ms=\(String(format: "%.2f", value)) ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0)) load=\(loadAverage())")
         }
     }
 
@@ -103,7 +116,7 @@ func runBenchmarks() async throws -> Bool {
             guard let values = timings[contender], let peak = peaks[contender] else { continue }
             let value = median(values)
             print("BENCH workload=\(StreamBench.workload) contender=\(contender) median_ms=\(String(format: "%.2f", value)) "
-                  + "ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0)) peak_rss_rise_mib=\(String(format: "%.1f", median(peak)))")
+                  + "ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0)) peak_rss_rise_mib=\(String(format: "%.1f", median(peak))) load=\(loadAverage())")
         }
     }
 
@@ -123,7 +136,7 @@ func runBenchmarks() async throws -> Bool {
             guard let result = results[contender], !result.times.isEmpty else { continue }
             let value = median(result.times)
             print("BENCH workload=\(workload) contender=\(contender) median_ms=\(String(format: "%.3f", value)) "
-                  + "ratio_vs_grdb=\(String(format: "%.3f", grdbMedian > 0 ? value / grdbMedian : 0)) objects=\(result.count)")
+                  + "ratio_vs_grdb=\(String(format: "%.3f", grdbMedian > 0 ? value / grdbMedian : 0)) objects=\(result.count) load=\(loadAverage())")
         }
     }
 
@@ -166,7 +179,7 @@ func runBenchmarks() async throws -> Bool {
         for contender in contenders {
             guard let values = timings[contender.name] else { continue }
             let value = median(values)
-            print("BENCH workload=\(workload) contender=\(contender.name) median_ms=\(String(format: "%.2f", value)) ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0))")
+            print("BENCH workload=\(workload) contender=\(contender.name) median_ms=\(String(format: "%.2f", value)) ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0)) load=\(loadAverage())")
         }
     }
     Scratch.clean()

@@ -8,7 +8,7 @@ import Strata
 
 enum StreamBench {
     static let workload = "stream-1m"
-    static let rows = 1_000_000
+    static let rows = scaled(1_000_000)
     static let contenders = ["strata", "strata-fetchall", "raw"]
 
     /// A store of `rows` items written by Strata in batches, so seeding itself stays small.

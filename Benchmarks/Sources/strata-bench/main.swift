@@ -13,6 +13,7 @@ Task { @MainActor in
         exit(try await runBenchmarks() ? 0 : 1)
     } catch {
         FileHandle.standardError.write(Data("strata-bench: \(error)\n".utf8))
+        Scratch.clean()
         exit(1)
     }
 }
