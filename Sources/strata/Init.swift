@@ -59,7 +59,7 @@ struct Init: ParsableCommand {
     }
 
     static let firstVersion = """
-        # Version V1. Once shipped, seal it with `strata lock` and never change it: add V2 instead.
+        # Once this version ships, seal it with `strata lock` and never change it: start the next with `strata new-version`.
         version: V1
         entities:
           Item:

@@ -3,7 +3,11 @@ import Testing
 
 /// The README's Swift blocks compile: each is marked `<!-- snippet: NAME -->` and is, word for word,
 /// a region `// snippet: NAME` … `// end snippet` of a Swift file the build compiles (the sample
-/// app, built and run by CI, or a test target), or it is marked `<!-- not compiled: why -->`.
+/// app, built and run by CI, or a test target), or is a file of the Quick start
+/// (`<!-- quick start: PATH -->`, which `Scripts/quick-start.py` writes, builds and runs in CI), or
+/// it is marked `<!-- not compiled: why -->`. Its shell blocks are run: by the Quick start script
+/// (`<!-- quick start: run -->`) or, line for line, by `.ci/run` (`<!-- run by .ci/run -->`), or
+/// they say why not (`<!-- not run: why -->`).
 @Suite("README code")
 struct ReadmeCodeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -18,12 +22,12 @@ struct ReadmeCodeTests {
     }
 
     /// The README's Swift blocks: the marker before each, and its lines.
-    static func readmeBlocks() throws -> [(marker: String, lines: [String])] {
+    static func readmeBlocks(_ language: String = "swift") throws -> [(marker: String, lines: [String])] {
         let lines = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8).components(separatedBy: "\n")
         var blocks: [(String, [String])] = []
         var index = 0
         while index < lines.count {
-            guard lines[index].trimmingCharacters(in: .whitespaces) == "```swift" else { index += 1; continue }
+            guard lines[index].trimmingCharacters(in: .whitespaces) == "```" + language else { index += 1; continue }
             let marker = lines[..<index].last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.trimmingCharacters(in: .whitespaces) ?? ""
             var body: [String] = []
             index += 1
@@ -70,7 +74,7 @@ struct ReadmeCodeTests {
         let compiled = try Self.compiledSnippets()
         #expect(blocks.count >= 12)
         for (marker, lines) in blocks {
-            if marker.hasPrefix("<!-- not compiled: ") { continue }
+            if marker.hasPrefix("<!-- not compiled: ") || marker.hasPrefix("<!-- quick start: ") { continue }
             guard marker.hasPrefix("<!-- snippet: "), marker.hasSuffix(" -->") else {
                 Issue.record("a README Swift block starting \(lines.first ?? "") has no <!-- snippet: NAME --> or <!-- not compiled: why --> before it")
                 continue
@@ -81,5 +85,38 @@ struct ReadmeCodeTests {
             #expect(compiled[name] != nil, "README snippet '\(name)' is in no compiled file")
             #expect(compiled[name] == shown, "README snippet '\(name)' differs from the compiled one")
         }
+    }
+
+    /// `.ci/run`'s lines, continuations joined and runs of spaces made one.
+    static func ciLines() throws -> [String] {
+        let text = try String(contentsOf: root.appendingPathComponent(".ci/run"), encoding: .utf8).replacingOccurrences(of: "\\\n", with: " ")
+        return text.components(separatedBy: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+    }
+
+    @Test func everyShellBlockIsRun() throws {
+        let blocks = try Self.readmeBlocks("sh")
+        let ci = try Self.ciLines()
+        #expect(blocks.count >= 8)
+        var quickStart = 0
+        for (marker, lines) in blocks {
+            switch marker {
+            case "<!-- quick start: run -->":
+                quickStart += 1
+            case "<!-- run by .ci/run -->":
+                for line in Self.dedented(lines) where !line.isEmpty {
+                    for command in line.components(separatedBy: " && ") {
+                        let words = command.split(separator: " ").joined(separator: " ")
+                        #expect(ci.contains { $0.contains(words) }, "README command '\(words)' is not run by .ci/run")
+                    }
+                }
+            default:
+                #expect(marker.hasPrefix("<!-- not run: "), "a README shell block starting \(lines.first ?? "") says neither who runs it nor why not")
+            }
+        }
+        #expect(quickStart >= 5)
+    }
+
+    @Test func theQuickStartScriptIsRunByCI() throws {
+        #expect(try Self.ciLines().contains("python3 Scripts/quick-start.py"))
     }
 }

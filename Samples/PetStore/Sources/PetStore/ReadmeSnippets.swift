@@ -6,17 +6,10 @@ import StrataTesting
 // same ground). `ReadmeCodeTests` checks that each README block is one of these, word for word.
 @MainActor
 enum ReadmeSnippets {
-    static func quickStart() throws {
-        // snippet: quick-start
-        let stack = DataStack(PetStore.schemaHistory)
-        try stack.addStorageAndWait(SQLiteStore(fileName: "PetStore.sqlite"))
-        // end snippet
-    }
-
     static func runtime() async throws {
         // snippet: runtime
         let stack = DataStack(PetStore.schemaHistory)
-        try stack.addStorageAndWait(SQLiteStore(fileName: "PetStore.sqlite"))   // or InMemoryStore()
+        try await stack.addStorage(SQLiteStore(fileName: "PetStore.sqlite"))   // creates, or migrates; or InMemoryStore()
 
         try await stack.perform { transaction in
             let person = transaction.create(Into<Person>())

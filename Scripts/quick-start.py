@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Follows the README's Quick start word for word, in a fresh folder beside this clone.
+
+Each block the Quick start marks `<!-- quick start: run -->` is run line by line with bash in the
+app's folder; a block marked `<!-- quick start: PATH -->` is written to PATH there. The app's
+Package.swift names Strata as `../strata`, so the folder holds `strata` (a link to this clone) and
+`App`. Checks what the steps say they print: `1 items` after step 3, `2 items` after step 6.
+Exits non-zero at the first command that fails or warns.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
+section = readme[readme.index("## Quick start"):]
+section = section[:section.index("\n## ", 1)]
+
+steps = []
+for match in re.finditer(r"<!-- quick start: (.+?) -->\n\s*```\w*\n(.*?)\n\s*```", section, re.S):
+    target, body = match.group(1), match.group(2)
+    indent = min(len(line) - len(line.lstrip()) for line in body.split("\n") if line.strip())
+    steps.append((target, "\n".join(line[indent:] for line in body.split("\n")) + "\n"))
+if not steps:
+    sys.exit("the README's Quick start has no marked steps")
+
+folder = tempfile.mkdtemp(prefix="strata-quick-start-")
+try:
+    os.symlink(root, os.path.join(folder, "strata"))
+    app = os.path.join(folder, "App")
+    os.makedirs(app)
+    outputs = []
+    for target, body in steps:
+        if target != "run":
+            path = os.path.join(app, target)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(body)
+            print(f"quick start: wrote {target}", flush=True)
+            continue
+        for command in body.strip().split("\n"):
+            print(f"quick start: $ {command}", flush=True)
+            result = subprocess.run(["bash", "-c", command], cwd=app, capture_output=True, text=True)
+            sys.stdout.write(result.stdout)
+            if result.returncode != 0:
+                sys.stdout.write(result.stderr)
+                sys.exit(f"quick start: '{command}' failed (exit {result.returncode})")
+            warnings = [line for line in (result.stdout + result.stderr).split("\n") if "warning:" in line]
+            if warnings:
+                sys.exit("quick start: '" + command + "' warned:\n" + "\n".join(warnings))
+            if command == "swift run App":
+                outputs.append(result.stdout.strip().split("\n")[-1])
+    if outputs != ["1 items", "2 items"]:
+        sys.exit(f"quick start: the app printed {outputs}, not ['1 items', '2 items']")
+    print("quick start: every step worked")
+finally:
+    shutil.rmtree(folder, ignore_errors=True)
