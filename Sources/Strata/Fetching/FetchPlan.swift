@@ -115,6 +115,7 @@ struct ExpressionCompiler {
     /// The column expression of a property path, and its attribute. A path ending in `@count`
     /// after a to-many relationship is the number of its objects.
     mutating func column(for path: String) throws(StrataError) -> (sql: String, attribute: AttributeDescription?) {
+        if path == PropertyPath.identity { return (base + "." + SQLFragment.quote(StoreLayout.idColumn), nil) }
         var parts = path.split(separator: ".").map(String.init)
         if parts.last == "@count" {
             parts.removeLast()

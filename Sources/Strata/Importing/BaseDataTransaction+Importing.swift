@@ -98,7 +98,7 @@ extension BaseDataTransaction {
         var start = 0
         while start < distinct.count {
             let chunk = distinct[start..<min(start + Self.importChunkSize, distinct.count)]
-            for object in try fetchAll(From<T>(into.target).where(Where<T>.uniqueIDs(T.uniqueIDKeyPath, in: chunk))) {
+            for object in try fetchAll(From<T>(configurations: into.target.map { [$0] } ?? []).where(Where<T>.uniqueIDs(T.uniqueIDKeyPath, in: chunk))) {
                 if let id = object[keyPath: T.uniqueIDKeyPath].importID { found[id] = object }
             }
             start += Self.importChunkSize

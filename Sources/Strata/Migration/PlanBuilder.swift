@@ -342,6 +342,6 @@ struct PlanBuilder {
     mutating func updateMetadata(destination: ModelVersion, tables: [String]) {
         let table = Self.q(SchemaSQL.metadataTable)
         bookkeeping.append(Self.sql("UPDATE " + table + " SET value = ? WHERE key = 'version'", [.text(destination.name)]))
-        bookkeeping.append(Self.sql("UPDATE " + table + " SET value = ? WHERE key = 'lock'", [.text(destination.versionLock.description)]))
+        bookkeeping.append(Self.sql("UPDATE " + table + " SET value = ? WHERE key = 'lock'", [.text(destination.versionLock.metadataText)]))
     }
 }

@@ -77,7 +77,7 @@ extension ObjectContext {
         let (rows, scope) = try rawQuery(builder.tweak { $0.limit = 1 })
         guard let value = rows.first?.first, let term = builder.terms.first else { return nil }
         if term.function == .objectID { return term.decode(value, scope) as? R }
-        return QueryConversion.value(value, as: R.self)
+        return QueryConversion.value(value, kind: term.kind, as: R.self)
     }
 
     /// Every row as a dictionary of its non-nil values.

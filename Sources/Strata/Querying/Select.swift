@@ -20,8 +20,12 @@ public struct SelectTerm<T: StrataObject>: Sendable {
     let decode: @Sendable (SQLValue, QueryScope) -> (any QueryableAttributeType)?
     /// The type the value is read as, for equality.
     let valueType: ObjectIdentifier
+    /// What the value is, for `queryValue`'s conversions (see ``QueryConversion``).
+    let kind: QueryConversion.Kind
 
-    private init<V: QueryableAttributeType>(_ function: Function, _ keyPath: AnyKeyPath?, alias: String?, as type: V.Type) {
+    private init<V: QueryableAttributeType>(_ function: Function, _ keyPath: AnyKeyPath?, alias: String?, as type: V.Type,
+                                            attribute: Any.Type) {
+        self.kind = QueryConversion.kind(of: function.rawValue, attribute: QueryConversion.Kind(attribute))
         self.function = function
         let path = keyPath.map { Where<T>.path($0) }
         self.path = path
@@ -34,74 +38,80 @@ public struct SelectTerm<T: StrataObject>: Sendable {
 
     /// An attribute's value.
     public static func attribute<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
-        SelectTerm(.attribute, keyPath, alias: alias, as: V.self)
+        SelectTerm(.attribute, keyPath, alias: alias, as: V.self, attribute: V.self)
     }
 
     /// An optional attribute's value (absent from the row when nil).
     public static func attribute<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V?>, as alias: String? = nil) -> SelectTerm<T> {
-        SelectTerm(.attribute, keyPath, alias: alias, as: V.self)
+        SelectTerm(.attribute, keyPath, alias: alias, as: V.self, attribute: V.self)
     }
 
     /// The average of an attribute, as a `Double`.
     public static func average<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
-        SelectTerm(.average, keyPath, alias: alias, as: Double.self)
+        SelectTerm(.average, keyPath, alias: alias, as: Double.self, attribute: V.self)
     }
 
     /// The average of an optional attribute, nil values left out (as SQL does).
     public static func average<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V?>, as alias: String? = nil) -> SelectTerm<T> {
-        SelectTerm(.average, keyPath, alias: alias, as: Double.self)
+        SelectTerm(.average, keyPath, alias: alias, as: Double.self, attribute: V.self)
     }
 
     /// The largest value of an optional attribute, nil values left out.
     public static func maximum<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V?>, as alias: String? = nil) -> SelectTerm<T> {
-        SelectTerm(.maximum, keyPath, alias: alias, as: V.self)
+        SelectTerm(.maximum, keyPath, alias: alias, as: V.self, attribute: V.self)
     }
 
     /// The smallest value of an optional attribute, nil values left out.
     public static func minimum<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V?>, as alias: String? = nil) -> SelectTerm<T> {
-        SelectTerm(.minimum, keyPath, alias: alias, as: V.self)
+        SelectTerm(.minimum, keyPath, alias: alias, as: V.self, attribute: V.self)
     }
 
     /// The sum of an optional attribute, nil values left out.
     public static func sum<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V?>, as alias: String? = nil) -> SelectTerm<T> {
-        SelectTerm(.sum, keyPath, alias: alias, as: V.self)
+        sumTerm(keyPath, alias: alias, V.self)
     }
 
     /// How many objects have a value for an attribute (`count(name)`); an aggregate of a
     /// to-many relationship does not compile: count its objects in a condition or an ordering
     /// with `\.pets.count` instead.
     public static func count<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
-        SelectTerm(.count, keyPath, alias: alias, as: Int.self)
+        SelectTerm(.count, keyPath, alias: alias, as: Int.self, attribute: V.self)
     }
 
     /// How many objects have a value for an optional attribute (NULLs are not counted).
     public static func count<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V?>, as alias: String? = nil) -> SelectTerm<T> {
-        SelectTerm(.count, keyPath, alias: alias, as: Int.self)
+        SelectTerm(.count, keyPath, alias: alias, as: Int.self, attribute: V.self)
     }
 
     /// How many objects have a to-one relationship set.
     public static func count<D: StrataObject>(_ keyPath: KeyPath<T, D?>, as alias: String? = nil) -> SelectTerm<T> {
-        SelectTerm(.count, keyPath, alias: alias, as: Int.self)
+        SelectTerm(.count, keyPath, alias: alias, as: Int.self, attribute: D.self)
     }
 
     /// The largest value of an attribute.
     public static func maximum<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
-        SelectTerm(.maximum, keyPath, alias: alias, as: V.self)
+        SelectTerm(.maximum, keyPath, alias: alias, as: V.self, attribute: V.self)
     }
 
     /// The smallest value of an attribute.
     public static func minimum<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
-        SelectTerm(.minimum, keyPath, alias: alias, as: V.self)
+        SelectTerm(.minimum, keyPath, alias: alias, as: V.self, attribute: V.self)
     }
 
     /// The sum of an attribute.
     public static func sum<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
-        SelectTerm(.sum, keyPath, alias: alias, as: V.self)
+        sumTerm(keyPath, alias: alias, V.self)
+    }
+
+    /// A sum; that of a `Bool` attribute counts its true values, an `Int`, as CoreStore's does.
+    private static func sumTerm<V: QueryableAttributeType>(_ keyPath: AnyKeyPath, alias: String?, _ type: V.Type) -> SelectTerm<T> {
+        V.self == Bool.self ? SelectTerm(.sum, keyPath, alias: alias, as: Int.self, attribute: Int.self)
+            : SelectTerm(.sum, keyPath, alias: alias, as: V.self, attribute: V.self)
     }
 
     /// The object's ID.
     public static func objectID(as alias: String? = nil) -> SelectTerm<T> {
-        var term = SelectTerm(.objectID, nil, alias: alias, as: Int64.self)
+        var term = SelectTerm(.objectID, nil, alias: alias, as: Int64.self, attribute: Int64.self)
         term = SelectTerm(copying: term) { value, scope in
             Int64(sqlValue: value).map { ObjectID<T>(key: ObjectKey(storage: scope.storage, table: scope.table, rowID: $0), entityName: scope.entityName) }
         }
@@ -112,6 +122,7 @@ public struct SelectTerm<T: StrataObject>: Sendable {
         function = term.function
         path = term.path
         key = term.key
+        kind = term.kind
         valueType = ObjectIdentifier(ObjectID<T>.self)
         self.decode = decode
     }

@@ -133,11 +133,26 @@ final class StackCore: Sendable {
     /// storage that holds the entity (CoreStore's `From<T>()` reads them all).
     func storages(for entity: String, configurations: [String]) throws(StrataError) -> [StorageHandle] {
         guard configurations.isEmpty else {
+            // Of several configurations, those that do not hold the entity (or have no storage
+            // added) are skipped, as CoreStore's fetches skip them; none holding it is an error,
+            // the first configuration's. An unknown name is always an error: it is a typo.
             var named: [StorageHandle] = []
+            var firstError: StrataError?
             for configuration in configurations {
-                let storage = try storage(for: entity, configuration: configuration)
-                if !named.contains(where: { $0.index == storage.index }) { named.append(storage) }
+                do {
+                    let storage = try storage(for: entity, configuration: configuration)
+                    if !named.contains(where: { $0.index == storage.index }) { named.append(storage) }
+                } catch {
+                    let skippable: Bool
+                    switch error {
+                    case .notInConfiguration, .noStorage: skippable = configurations.count > 1
+                    default: skippable = false
+                    }
+                    guard skippable else { throw error }
+                    firstError = firstError ?? error
+                }
             }
+            if named.isEmpty, let firstError { throw firstError }
             return named
         }
         let candidates = storages.filter { $0.entities.contains(entity) }

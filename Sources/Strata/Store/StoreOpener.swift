@@ -62,7 +62,7 @@ enum StoreOpener {
         }
         _ = try LayoutFormat.recorded(in: metadata, file: file)
         let current = history.currentVersion
-        if metadata["lock"] == current.versionLock.description { return .current }
+        if metadata["lock"] == current.versionLock.metadataText { return .current }
         guard let lock = metadata["lock"].flatMap(VersionLock.init), let older = history.version(matching: lock, hint: metadata["version"]) else {
             if let recorded = metadata["version"], !history.versionNames.contains(recorded) {
                 throw .newerStoreVersion(file: file, storeVersion: recorded, currentVersion: current.name)
@@ -196,7 +196,7 @@ enum StoreOpener {
         for statement in SchemaSQL.create(layout, tables: tables) { try connection.execute(statement) }
         let version = layout.version
         let insert = try connection.prepare("INSERT INTO " + SQLFragment.quote(SchemaSQL.metadataTable) + " (key, value) VALUES (?, ?)")
-        for (key, value) in [("model", model), ("version", version.name), ("lock", version.versionLock.description),
+        for (key, value) in [("model", model), ("version", version.name), ("lock", version.versionLock.metadataText),
                              ("layout", String(LayoutFormat.current)), ("configuration", configuration)] {
             insert.reset()
             insert.bind([.text(key), .text(value)])
