@@ -21,7 +21,7 @@ struct CommitCrashTests {
             // Each round goes on from the store the previous kill left behind. Most rounds wait for
             // the first acknowledgement, so kills land while commits are flowing however slowly the
             // child starts; every fourth kills at once, while the store may still be opening.
-            let child = try CrashChild.launch(["commit", store])
+            let child = try CrashChild.launch(["commit", store], errors: folder.appendingPathComponent("errors.txt"))
             var printed = ""
             if round % 4 != 0 {
                 while !printed.contains("ack "), case let data = child.output.fileHandleForReading.availableData, !data.isEmpty {
@@ -42,6 +42,7 @@ struct CommitCrashTests {
             #expect(state[3] == "1", "round \(round): a commit is there in part: \(state)")
             acknowledgedSoFar = last
         }
-        #expect(acknowledgedSoFar > 0, "the child committed nothing")
+        let errors = (try? String(contentsOf: folder.appendingPathComponent("errors.txt"), encoding: .utf8)) ?? ""
+        #expect(acknowledgedSoFar > 0, "the child committed nothing; it said: \(errors)")
     }
 }

@@ -18,8 +18,9 @@ enum CrashChild {
     }
 
     /// Starts the child; its standard output is piped back.
-    /// `temporaryFolder`, if given, is the child's `TMPDIR`.
-    static func launch(_ arguments: [String], temporaryFolder: URL? = nil) throws -> (process: Process, output: Pipe) {
+    /// `temporaryFolder`, if given, is the child's `TMPDIR`; `errors`, if given, a file its
+    /// standard error is appended to (for a test to show why a child failed).
+    static func launch(_ arguments: [String], temporaryFolder: URL? = nil, errors: URL? = nil) throws -> (process: Process, output: Pipe) {
         guard let executable else { throw CrashChildError.notBuilt }
         let process = Process()
         process.executableURL = executable
@@ -29,7 +30,14 @@ enum CrashChild {
         }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        if let errors {
+            if !FileManager.default.fileExists(atPath: errors.path) { _ = FileManager.default.createFile(atPath: errors.path, contents: nil) }
+            let handle = try FileHandle(forWritingTo: errors)
+            handle.seekToEndOfFile()
+            process.standardError = handle
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         return (process, output)
     }
