@@ -129,10 +129,11 @@ struct GraphTests {
         #expect(DotDiagram.html("<b>&\"") == "&lt;b&gt;&amp;&quot;")
     }
 
-    /// The README shows the sample's diagram; it must be what `strata graph` prints for it today.
-    @Test func theREADMEShowsTheSamplesCurrentDiagram() throws {
+    /// The command line reference shows the sample's diagram; it must be what `strata graph`
+    /// prints for it today.
+    @Test func theReferenceShowsTheSamplesCurrentDiagram() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("Sources/Strata/Strata.docc/CommandLineReference.md"), encoding: .utf8)
         let marker = "<!-- graph: Samples/PetStore/Sources/PetStore/Models/PetStore -->\n```mermaid\n"
         let start = try #require(readme.range(of: marker))
         let end = try #require(readme.range(of: "```\n", range: start.upperBound..<readme.endIndex))

@@ -8,7 +8,7 @@ struct Preferences: Codable, Hashable, Sendable {
     var language: String
 }
 
-extension Customer {
+extension Customer: CustomerVirtualAttributes {
     /// The `virtual` attribute the model asks the app to supply.
     var initials: String { String(name.prefix(1)) }
 }
