@@ -127,7 +127,7 @@ extension DataStack {
     /// ``perform(synchronous:)`` instead (the compiler's only sign is the warning "no 'async'
     /// operations occur within 'await' expression"). In functions, closures and `Task`s the two
     /// spellings are the same transaction. (Disfavoured, so that a trailing closure, which could
-    /// match this label too, still means ``perform(_:)``.)
+    /// match this label too, still means `perform(_:)`.)
     @_disfavoredOverload
     @discardableResult
     public func perform<T: Sendable>(asynchronous task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws -> T {
