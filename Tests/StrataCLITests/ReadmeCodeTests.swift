@@ -22,8 +22,20 @@ struct ReadmeCodeTests {
     }
 
     /// The README's Swift blocks: the marker before each, and its lines.
-    static func readmeBlocks(_ language: String = "swift") throws -> [(marker: String, lines: [String])] {
-        let lines = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8).components(separatedBy: "\n")
+    /// The README and the reference articles it moved into the documentation catalog, whose
+    /// Swift blocks are checked alike.
+    static func documents() throws -> [URL] {
+        [root.appendingPathComponent("README.md")] + ["Runtime", "ModelFolderReference", "CommandLineReference", "GeneratedCode"]
+            .map { root.appendingPathComponent("Sources/Strata/Strata.docc/\($0).md") }
+    }
+
+    /// The Swift blocks of the README and of every article.
+    static func documentedSwiftBlocks() throws -> [(marker: String, lines: [String])] {
+        try documents().flatMap { try readmeBlocks("swift", in: $0) }
+    }
+
+    static func readmeBlocks(_ language: String = "swift", in file: URL? = nil) throws -> [(marker: String, lines: [String])] {
+        let lines = try String(contentsOf: file ?? root.appendingPathComponent("README.md"), encoding: .utf8).components(separatedBy: "\n")
         var blocks: [(String, [String])] = []
         var index = 0
         while index < lines.count {
@@ -70,7 +82,7 @@ struct ReadmeCodeTests {
     }
 
     @Test func everySwiftBlockIsCompiledCode() throws {
-        let blocks = try Self.readmeBlocks()
+        let blocks = try Self.documentedSwiftBlocks()
         let compiled = try Self.compiledSnippets()
         #expect(blocks.count >= 12)
         for (marker, lines) in blocks {

@@ -79,8 +79,9 @@ struct ReadmeObservingSnippetTests {
             .deletingLastPathComponent().deletingLastPathComponent()
         let compiled = Self.snippets(in: try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8),
                                      start: "// snippet:", end: "// end snippet")
-        // In the README each snippet is a Swift block after `<!-- snippet: NAME -->`.
+        // In the README or the runtime article each snippet is a Swift block after `<!-- snippet: NAME -->`.
         var readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+            + String(contentsOf: root.appendingPathComponent("Sources/Strata/Strata.docc/Runtime.md"), encoding: .utf8)
         readme = readme.replacingOccurrences(of: "-->\n```swift", with: "").replacingOccurrences(of: "<!-- snippet:", with: "// snippet:")
         let shown = Self.snippets(in: readme, start: "// snippet:", end: "```")
         #expect(compiled.count == 4)
