@@ -8,6 +8,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
+# The targets' scratch files (and SwiftPM's locks) go to a folder of this run, removed at its end.
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+export TMPDIR="$scratch"
 
 # fuzz-import reads JSON into a generated model: generate it with the CLI (a fuzz build cannot
 # apply the build plugin, whose tool's `main` would clash with libFuzzer's).

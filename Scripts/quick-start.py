@@ -32,6 +32,10 @@ try:
     os.symlink(root, os.path.join(folder, "strata"))
     app = os.path.join(folder, "App")
     os.makedirs(app)
+    # SwiftPM's lock files and anything else the tools leave in the temporary folder stay in ours.
+    scratch = os.path.join(folder, "tmp")
+    os.makedirs(scratch)
+    environment = dict(os.environ, TMPDIR=scratch)
     outputs = []
     for target, body in steps:
         if target != "run":
@@ -43,7 +47,7 @@ try:
             continue
         for command in body.strip().split("\n"):
             print(f"quick start: $ {command}", flush=True)
-            result = subprocess.run(["bash", "-c", command], cwd=app, capture_output=True, text=True)
+            result = subprocess.run(["bash", "-c", command], cwd=app, capture_output=True, text=True, env=environment)
             sys.stdout.write(result.stdout)
             if result.returncode != 0:
                 sys.stdout.write(result.stderr)
