@@ -43,8 +43,8 @@ enum CrashChild {
     }
 
     /// Runs the child to the end; returns what it printed, trimmed.
-    static func run(_ arguments: [String], temporaryFolder: URL? = nil) throws -> String {
-        let child = try launch(arguments, temporaryFolder: temporaryFolder)
+    static func run(_ arguments: [String], temporaryFolder: URL? = nil, errors: URL? = nil) throws -> String {
+        let child = try launch(arguments, temporaryFolder: temporaryFolder, errors: errors)
         let output = child.output.fileHandleForReading.readDataToEndOfFile()
         child.process.waitUntilExit()
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -11,8 +11,14 @@ struct MigrationCrashTests {
     static let cows = 60_000
     static let rounds = CrashChild.rounds(default: 8)
 
-    private func run(_ arguments: [String]) throws -> String { try CrashChild.run(arguments) }
-    private func launch(_ arguments: [String]) throws -> (process: Process, output: Pipe) { try CrashChild.launch(arguments) }
+    /// Where the children's standard error goes, for the failure messages.
+    private let errors = TestFolders.url("strata-crash-errors")
+
+    private func run(_ arguments: [String]) throws -> String { try CrashChild.run(arguments, errors: errors) }
+    private func launch(_ arguments: [String]) throws -> (process: Process, output: Pipe) { try CrashChild.launch(arguments, errors: errors) }
+
+    /// What the children wrote to standard error so far.
+    private var childErrors: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 
     @Test func aKilledMigrationLeavesTheOldVersionWholeAndMigratesNextTime() throws {
         let folder = TestFolders.url("strata-crash")
@@ -40,7 +46,7 @@ struct MigrationCrashTests {
             let state = try run(["check", store.path])
             #expect(state == "V1 \(Self.cows) \(Self.cows) ok" || state == "V3 \(migrated) \(migrated) ok", "round \(round): \(state)")
             if state.hasPrefix("V1") { killedMidway += 1 }
-            #expect(try run(["migrate", store.path]) == "migrated")
+            #expect(try run(["migrate", store.path]) == "migrated", "round \(round): \(childErrors)")
             #expect(try run(["check", store.path]) == "V3 \(migrated) \(migrated) ok", "round \(round) after migrating again")
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
         }

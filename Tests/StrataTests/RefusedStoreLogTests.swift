@@ -86,6 +86,19 @@ struct RefusedStoreLogTests {
         #expect(try await stack.read { try $0.fetchCount(From<Person>()) } == 3)
     }
 
+    /// An index no reader can trust (here, garbage) is not trusted: the store is refused byte for
+    /// byte, or opened with every commit of its log. (An index a killed writer left that SQLite
+    /// answers with "locking protocol" is read from a copy instead; `MigrationCrashTests` meets it.)
+    @Test func aLogBesideAnIndexNoReaderCanTrustKeepsEveryCommit() async throws {
+        let url = try await storeWithLog()
+        try Data(repeating: 0xFF, count: 32_768).write(to: URL(fileURLWithPath: url.path + "-shm"))
+        await expectRefusal(url, .differentModel(file: url.path, storeModel: "Zoo", expectedModel: "Farm"),
+                            history: StoreTests.history(model: "Farm"))
+        let stack = DataStack(Zoo.schemaHistory, externalCommitCheckInterval: nil)
+        try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+        #expect(try await stack.read { try $0.fetchCount(From<Person>()) } == 3)
+    }
+
     @Test func aClosedStoreIsProbedWithoutCreatingALog() async throws {
         let url = temporaryStoreURL()
         try DataStack(Zoo.schemaHistory).addStorageAndWait(SQLiteStore(fileURL: url))

@@ -15,8 +15,9 @@ import Darwin
 /// - no `-wal` (or an empty one): `immutable=1`, which reads the main file alone and creates
 ///   nothing beside it;
 /// - a `-wal` and a `-shm`: `mode=ro&readonly_shm=1`, which opens the `-shm` read-only;
-/// - a `-wal` without its `-shm`, which SQLite cannot read without writing one: a private copy
-///   of the two files, read and deleted.
+/// - a `-wal` without its `-shm` (which SQLite cannot read without writing one), or beside a
+///   `-shm` a read-only connection cannot use (a killed writer's): a private copy of the file and
+///   its log, read and deleted.
 enum StoreProbe {
     /// The first 16 bytes of every SQLite database file.
     static let header = Data("SQLite format 3\0".utf8)
@@ -32,7 +33,14 @@ enum StoreProbe {
             return try readThrough(uri(path, query: "immutable=1"), file: file, read)
         }
         if manager.fileExists(atPath: path + "-shm") {
-            return try readThrough(uri(path, query: "mode=ro&readonly_shm=1"), file: file, read)
+            do {
+                return try readThrough(uri(path, query: "mode=ro&readonly_shm=1"), file: file, read, raw: true)
+            } catch {
+                // An index a killed writer left can be one a read-only connection cannot trust
+                // or rebuild (SQLite's "locking protocol", a busy or read-only recovery): read a
+                // copy of the file and its log instead, where SQLite rebuilds the index itself.
+                guard case .sqlite = error else { throw StoreOpener.notAStore(error, file: file) }
+            }
         }
         let copy = manager.temporaryDirectory.appendingPathComponent("strata-probe-\(UUID().uuidString)")
         defer { try? manager.removeItem(at: copy) }
@@ -74,17 +82,22 @@ enum StoreProbe {
         return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?" + query
     }
 
-    private static func readThrough<T>(_ name: String, file: String, _ read: (SQLiteConnection) throws(StrataError) -> T) throws(StrataError) -> T {
+    /// Runs `read` on a read-only connection to `name`. Errors name `file`; with `raw`, SQLite's
+    /// own errors are passed on unchanged, for the caller to decide whether to read another way.
+    private static func readThrough<T>(_ name: String, file: String, _ read: (SQLiteConnection) throws(StrataError) -> T,
+                                       raw: Bool = false) throws(StrataError) -> T {
         let connection: SQLiteConnection
         do {
             connection = try SQLiteConnection(path: name, readOnly: true)
             try connection.execute("PRAGMA schema_version")
         } catch {
+            if raw, case .sqlite = error { throw error }
             throw StoreOpener.cannotOpen(StoreOpener.notAStore(error, file: file), file: file)
         }
         do {
             return try read(connection)
         } catch {
+            if raw, case .sqlite = error { throw error }
             throw StoreOpener.notAStore(error, file: file)
         }
     }
