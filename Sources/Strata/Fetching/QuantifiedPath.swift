@@ -12,6 +12,12 @@ public struct QuantifiedPath<Root: StrataObject, Value>: Sendable, Hashable, Cus
     let member: PropertyPath?
     let quantifier: WhereExpression.Quantifier
 
+    init(_ relationship: PropertyPath, _ member: PropertyPath?, _ quantifier: WhereExpression.Quantifier) {
+        self.relationship = relationship
+        self.member = member
+        self.quantifier = quantifier
+    }
+
     /// `ANY master.pets`, `ALL pets.name`, `NONE pets`.
     public var description: String {
         let path = member.map { relationship.appending($0) } ?? relationship
@@ -44,11 +50,11 @@ public struct ToManyMemberPath<Root: StrataObject, Element: StrataObject, Value>
     public var description: String { relationship.appending(member).description }
 
     /// Some object's property meets the comparison.
-    public func any() -> QuantifiedPath<Root, Value> { QuantifiedPath(relationship: relationship, member: member, quantifier: .any) }
+    public func any() -> QuantifiedPath<Root, Value> { .init(relationship, member, .any) }
     /// Every object's property meets the comparison (true for no objects).
-    public func all() -> QuantifiedPath<Root, Value> { QuantifiedPath(relationship: relationship, member: member, quantifier: .all) }
+    public func all() -> QuantifiedPath<Root, Value> { .init(relationship, member, .all) }
     /// No object's property meets the comparison.
-    public func none() -> QuantifiedPath<Root, Value> { QuantifiedPath(relationship: relationship, member: member, quantifier: .none) }
+    public func none() -> QuantifiedPath<Root, Value> { .init(relationship, member, .none) }
 }
 
 /// `\Person.pets ~ \Dog.name`: a to-many relationship, then a property of its objects.
@@ -66,20 +72,20 @@ public func ~ <A: StrataObject, C: Sequence, V>(lhs: RelationshipPath<A, C>, rhs
 
 extension RelationshipPath where Value: Sequence, Value.Element: StrataObject {
     /// Some object of the to-many relationship the path ends in meets the comparison.
-    public func any() -> QuantifiedPath<Root, Value.Element> { QuantifiedPath(relationship: path, member: nil, quantifier: .any) }
+    public func any() -> QuantifiedPath<Root, Value.Element> { .init(path, nil, .any) }
     /// Every object meets the comparison (true for no objects).
-    public func all() -> QuantifiedPath<Root, Value.Element> { QuantifiedPath(relationship: path, member: nil, quantifier: .all) }
+    public func all() -> QuantifiedPath<Root, Value.Element> { .init(path, nil, .all) }
     /// No object meets the comparison.
-    public func none() -> QuantifiedPath<Root, Value.Element> { QuantifiedPath(relationship: path, member: nil, quantifier: .none) }
+    public func none() -> QuantifiedPath<Root, Value.Element> { .init(path, nil, .none) }
 }
 
 extension KeyPath where Root: StrataObject, Value: Sequence, Value.Element: StrataObject {
     /// Some object of the to-many relationship meets the comparison: `(\Person.pets).any() == rex`.
-    public func any() -> QuantifiedPath<Root, Value.Element> { QuantifiedPath(relationship: Where<Root>.path(self), member: nil, quantifier: .any) }
+    public func any() -> QuantifiedPath<Root, Value.Element> { .init(Where<Root>.path(self), nil, .any) }
     /// Every object meets the comparison (true for no objects).
-    public func all() -> QuantifiedPath<Root, Value.Element> { QuantifiedPath(relationship: Where<Root>.path(self), member: nil, quantifier: .all) }
+    public func all() -> QuantifiedPath<Root, Value.Element> { .init(Where<Root>.path(self), nil, .all) }
     /// No object meets the comparison.
-    public func none() -> QuantifiedPath<Root, Value.Element> { QuantifiedPath(relationship: Where<Root>.path(self), member: nil, quantifier: .none) }
+    public func none() -> QuantifiedPath<Root, Value.Element> { .init(Where<Root>.path(self), nil, .none) }
 }
 
 extension PropertyPath {

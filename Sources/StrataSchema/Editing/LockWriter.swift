@@ -121,7 +121,7 @@ public enum LockWriter {
             return .failure(.cannotEdit(file: file, reason: "the version file is one flow mapping ({...}); write it in block style so a lock can be added"))
         }
         // Lines end the way the file's first line ends, so a CRLF file stays CRLF throughout.
-        let newline = bytes.firstIndex(of: UInt8(ascii: "\n")).map { $0 > 0 && bytes[$0 - 1] == UInt8(ascii: "\r") } == true ? "\r\n" : "\n"
+        let newline = LineEnding.of(bytes)
         let block = "versionLock:" + locks.keys.sorted().map { "\(newline)  \($0): \(locks[$0]!)" }.joined()
         var output: [UInt8]
         if let entry = root.entries?.first(where: { $0.key.scalarText == "versionLock" }) {
@@ -149,6 +149,14 @@ public enum LockWriter {
             return .failure(.cannotEdit(file: file, reason: "placing the lock would change more than the lock; add 'versionLock:' at the end of the file by hand and run again"))
         }
         return .success(output)
+    }
+}
+
+/// The line ending a file uses: its first line's, so that an edit of a CRLF file stays CRLF.
+enum LineEnding {
+    /// `"\r\n"` when the first line ends so, otherwise `"\n"`.
+    static func of(_ bytes: [UInt8]) -> String {
+        bytes.firstIndex(of: UInt8(ascii: "\n")).map { $0 > 0 && bytes[$0 - 1] == UInt8(ascii: "\r") } == true ? "\r\n" : "\n"
     }
 }
 

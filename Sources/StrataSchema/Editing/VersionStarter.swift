@@ -115,7 +115,7 @@ public enum VersionStarter {
             return .failure(.cannotEdit(file: file, reason: "model.yml is not a block mapping Strata can edit; add '\(name)' to migrationChain by hand"))
         }
         let offsets = ScalarOffsets(bytes)
-        let newline = bytes.firstIndex(of: UInt8(ascii: "\n")).map { $0 > 0 && bytes[$0 - 1] == UInt8(ascii: "\r") } == true ? "\r\n" : "\n"
+        let newline = LineEnding.of(bytes)
         var output = bytes
         if let chain = entries.first(where: { $0.key.scalarText == "migrationChain" })?.value {
             let end = offsets.byteOffset(ofScalar: chain.contentEnd)
