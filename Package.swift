@@ -14,11 +14,16 @@ let package = Package(
         .library(name: "StrataSchema", targets: ["StrataSchema"]),
         .library(name: "StrataCodegen", targets: ["StrataCodegen"]),
         .library(name: "StrataConvert", targets: ["StrataConvert"]),
+        .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/stencilproject/Stencil", exact: "0.15.1"),
+        // Only `StrataPostgres` uses these: an app that links `Strata` alone builds none of them.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -34,6 +39,17 @@ let package = Package(
         .target(
             name: "Strata",
             dependencies: ["CSQLite"]
+        ),
+        .target(
+            name: "StrataPostgres",
+            dependencies: [
+                "Strata",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "StrataSwiftLog",
@@ -104,6 +120,10 @@ let package = Package(
                 permissions: [.writeToPackageDirectory(reason: "strata lock writes version locks into the model files")]
             ),
             dependencies: ["strata"]
+        ),
+        .testTarget(
+            name: "StrataPostgresTests",
+            dependencies: ["StrataPostgres", "Strata", "StrataTestSupport"]
         ),
         .testTarget(
             name: "StrataEndToEndTests",

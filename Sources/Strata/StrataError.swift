@@ -78,6 +78,12 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The transaction's closure threw an error of its own, carried unchanged (the `async` and
     /// synchronous `perform` and `read` rethrow it as it was; completion handlers receive it here).
     case userError(UserError)
+    /// The database server refused a statement: its SQLSTATE code (`23505`, `42P01`, ...), its
+    /// message, and the SQL if any.
+    case server(code: String, message: String, sql: String?)
+    /// The database server could not be reached or refused the connection (down, wrong password,
+    /// no such database): the server as `host:port` (or its socket folder), the database, and why.
+    case serverUnavailable(server: String, database: String, reason: String)
 
     /// One sentence saying what happened and what to do.
     public var description: String {
@@ -160,6 +166,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(object) does not exist: it was deleted, or never saved; monitor an object the store holds"
         case .userError(let error):
             return "the transaction threw: \(error.description)"
+        case .server(let code, let message, let sql):
+            return "the database server refused a statement (SQLSTATE \(code)): \(message)" + (sql.map { " (in: \($0))" } ?? "")
+        case .serverUnavailable(let server, let database, let reason):
+            return "cannot connect to database '\(database)' on \(server): \(reason)"
         }
     }
 }

@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
+import Strata
+import Synchronization
+
+/// One connection to a PostgreSQL server, used synchronously.
+///
+/// Strata's contexts run their SQL from synchronous code (a transaction's closure, a main-actor
+/// fetch), so each call here waits for postgres-nio's answer on the calling thread; the I/O itself
+/// runs on NIO's shared event loops, never on the caller's thread or Swift's cooperative pool. A
+/// connection has one user at a time, as a SQLite connection has, so it is not `Sendable`.
+final class PostgreSQLConnection {
+    /// The server and database this connection reached.
+    let address: PostgreSQLAddress
+    private let connection: PostgresConnection
+    private var isClosed = false
+
+    /// The rows a statement returned, and how many rows it changed.
+    struct Result {
+        /// The result columns' names, in order.
+        var columns: [String]
+        /// Every row, each cell as the value SQLite would hold.
+        var rows: [[SQLValue]]
+        /// Rows inserted, updated or deleted (0 for other statements).
+        var changes: Int
+    }
+
+    private static let ids = Atomic<Int>(0)
+
+    /// postgres-nio's own log messages are not Strata's: its logger discards them.
+    static let quietLogger = Logger(label: "strata.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    private init(address: PostgreSQLAddress, connection: PostgresConnection) {
+        self.address = address
+        self.connection = connection
+    }
+
+    deinit { close() }
+
+    /// Connects and logs in; any failure is ``StrataError/serverUnavailable(server:database:reason:)``
+    /// naming the server, the database and the reason (down, no such database, wrong password).
+    static func connect(_ address: PostgreSQLAddress) throws(StrataError) -> PostgreSQLConnection {
+        let configuration: PostgresConnection.Configuration
+        do {
+            configuration = try Self.configuration(address)
+        } catch {
+            throw .serverUnavailable(server: address.server, database: address.database, reason: "TLS could not be set up: \(error)")
+        }
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        let id = ids.add(1, ordering: .relaxed).newValue
+        do {
+            let connection = try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: quietLogger).wait()
+            return PostgreSQLConnection(address: address, connection: connection)
+        } catch {
+            throw .serverUnavailable(server: address.server, database: address.database, reason: reason(error))
+        }
+    }
+
+    private static func configuration(_ address: PostgreSQLAddress) throws -> PostgresConnection.Configuration {
+        switch address.endpoint {
+        case .socket(let folder, let port):
+            return PostgresConnection.Configuration(unixSocketPath: folder + "/.s.PGSQL.\(port)", username: address.user,
+                                                    password: address.password, database: address.database)
+        case .tcp(let host, let port):
+            let tls: PostgresConnection.Configuration.TLS
+            switch address.tlsMode {
+            case .disable: tls = .disable
+            case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+            return PostgresConnection.Configuration(host: host, port: port, username: address.user, password: address.password,
+                                                    database: address.database, tls: tls)
+        }
+    }
+
+    /// Runs one statement with `$1`, `$2`, ... bound to `arguments`, and returns all its rows.
+    @discardableResult
+    func query(_ sql: String, _ arguments: [SQLValue] = []) throws(StrataError) -> Result {
+        let query = PostgresQuery(unsafeSQL: sql, binds: PostgreSQLValues.bindings(arguments))
+        let answer: PostgresQueryResult
+        do {
+            answer = try connection.query(query, logger: Self.quietLogger).wait()
+        } catch {
+            throw failure(error, sql: sql)
+        }
+        var columns: [String] = []
+        var rows: [[SQLValue]] = []
+        rows.reserveCapacity(answer.rows.count)
+        for row in answer.rows {
+            var values: [SQLValue] = []
+            values.reserveCapacity(columns.count)
+            for cell in row {
+                if rows.isEmpty { columns.append(cell.columnName) }
+                values.append(PostgreSQLValues.value(of: cell))
+            }
+            rows.append(values)
+        }
+        return Result(columns: columns, rows: rows, changes: answer.metadata.rows ?? 0)
+    }
+
+    /// Runs statements that return nothing and bind nothing (DDL, `BEGIN`, `SET`).
+    func execute(_ sql: String) throws(StrataError) {
+        try query(sql)
+    }
+
+    /// Closes the connection; a closed connection is not used again.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = try? connection.close().wait()
+    }
+
+    /// Whether the server has closed the connection (a restart, a network failure, a terminated backend).
+    var isBroken: Bool { connection.isClosed }
+
+    /// A statement's error: what the server said, with its SQLSTATE, or why the connection failed.
+    private func failure(_ error: any Error, sql: String) -> StrataError {
+        if let error = error as? PSQLError, error.code == .server, let info = error.serverInfo {
+            let code = info[.sqlState] ?? "?"
+            let message = [info[.message], info[.detail]].compactMap { $0 }.joined(separator: ": ")
+            return .server(code: code, message: message, sql: sql)
+        }
+        return .serverUnavailable(server: address.server, database: address.database, reason: Self.reason(error))
+    }
+
+    /// Why a connection failed, in the server's words when it said something.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return String(describing: error) }
+        if let info = error.serverInfo, let message = info[.message] {
+            return message + (info[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
+        }
+        switch error.code {
+        case .serverClosedConnection, .clientClosedConnection: return "the connection was closed"
+        default: break
+        }
+        if let underlying = error.underlying { return String(describing: underlying) }
+        return error.code.description
+    }
+}

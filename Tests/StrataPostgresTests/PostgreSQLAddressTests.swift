@@ -1,0 +1,53 @@
+import Strata
+@testable import StrataPostgres
+import Testing
+
+@Suite("PostgreSQL connection URLs")
+struct PostgreSQLAddressTests {
+    @Test func tcpWithEverything() throws {
+        let address = try PostgreSQLAddress(url: "postgres://app:s%40cret@db.internal:6543/pets?sslmode=require")
+        #expect(address.endpoint == .tcp(host: "db.internal", port: 6543))
+        #expect(address.user == "app")
+        #expect(address.password == "s@cret")
+        #expect(address.database == "pets")
+        #expect(address.tlsMode == .require)
+        #expect(address.server == "db.internal:6543")
+        #expect(address.description == "postgres://app@db.internal:6543/pets")
+    }
+
+    @Test func defaultsFollowPsql() throws {
+        let address = try PostgreSQLAddress(url: "postgresql://app@db.internal")
+        #expect(address.endpoint == .tcp(host: "db.internal", port: 5432))
+        #expect(address.database == "app")
+        #expect(address.password == nil)
+        #expect(address.tlsMode == .prefer)
+    }
+
+    @Test func socketFolderFromTheHostParameter() throws {
+        let address = try PostgreSQLAddress(url: "postgres://app@/pets?host=/tmp/pg&port=5433")
+        #expect(address.endpoint == .socket(folder: "/tmp/pg", port: 5433))
+        #expect(address.server == "the Unix socket in /tmp/pg (port 5433)")
+        #expect(address.description == "postgres://app@/pets?host=/tmp/pg&port=5433")
+        let plain = try PostgreSQLAddress(url: "postgres://app@/pets")
+        #expect(plain.endpoint == .socket(folder: "/var/run/postgresql", port: 5432))
+    }
+
+    @Test(arguments: [
+        ("mysql://app@db/pets", "cannot connect to database '?' on mysql://app@db/pets: the URL's scheme is 'mysql'; a PostgreSQL URL starts with postgres://"),
+        ("postgres://app@db:99999/pets", "cannot connect to database '?' on postgres://app@db:99999/pets: the port '99999' is not a number from 1 to 65535"),
+        ("db.internal/pets", "cannot connect to database '?' on db.internal/pets: not a URL; write postgres://user:password@host:port/database"),
+        ("postgres://app@db/pets?port=0", "cannot connect to database '?' on postgres://app@db/pets?port=0: the port '0' is not a number from 1 to 65535"),
+        ("postgres://app:pw@db/pets?sslmode=maybe", "cannot connect to database '?' on postgres://app:***@db/pets?sslmode=maybe: sslmode 'maybe' is not one of disable, prefer, require"),
+        ("postgres://app@db/pets?timeout=3", "cannot connect to database '?' on postgres://app@db/pets?timeout=3: the URL parameter 'timeout' is not one Strata reads (dbname, host, password, port, sslmode, user)"),
+        ("postgres://app@db/pets/more", "cannot connect to database '?' on postgres://app@db/pets/more: the database name 'pets/more' holds a '/'; the URL's path is the database alone"),
+        ("postgres://app@/pets?sslmode=require", "cannot connect to database '?' on postgres://app@/pets?sslmode=require: sslmode=require asks for TLS, which a Unix socket does not use; remove it or connect over TCP"),
+    ])
+    func badURLs(url: String, message: String) {
+        #expect(throws: StrataError.self) { try PostgreSQLAddress(url: url) }
+        do {
+            _ = try PostgreSQLAddress(url: url)
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+}

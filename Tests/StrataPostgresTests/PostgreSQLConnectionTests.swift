@@ -1,0 +1,81 @@
+import Foundation
+import Strata
+@testable import StrataPostgres
+import StrataTestSupport
+import Testing
+
+@Suite("PostgreSQL connections", Postgres.available)
+struct PostgreSQLConnectionTests {
+    private func connect() throws -> PostgreSQLConnection {
+        try PostgreSQLConnection.connect(PostgreSQLAddress(url: Postgres.newDatabaseURL()))
+    }
+
+    @Test func valuesRoundTripThroughNaturalTypes() throws {
+        let connection = try connect()
+        try connection.execute("""
+            CREATE TABLE t (i8 bigint, i4 integer, i2 smallint, b boolean, d double precision, f real, s text COLLATE "C", \
+            y bytea, u uuid, n numeric)
+            """)
+        let uuid = UUID()
+        let uuidBytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
+        let doubles: [Double] = [0, -0.0, 0.1, Double(bitPattern: 0x000F_0000_0000_0001), .leastNonzeroMagnitude, .greatestFiniteMagnitude, -.pi, .infinity, -.infinity]
+        for (index, double) in doubles.enumerated() {
+            try connection.query("INSERT INTO t VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", [
+                .integer(Int64.min + Int64(index)), .integer(Int64(Int32.max)), .integer(Int64(Int16.min)), .integer(Int64(index % 2)),
+                .real(double), .real(Double(Float(0.1))), .text("ü'\"\u{0}x".replacingOccurrences(of: "\u{0}", with: "")),
+                .blob([0, 1, 255]), .blob(uuidBytes), .text("-12345678901234567890.0001200"),
+            ])
+        }
+        let result = try connection.query("SELECT * FROM t")
+        #expect(result.columns == ["i8", "i4", "i2", "b", "d", "f", "s", "y", "u", "n"])
+        #expect(result.rows.count == doubles.count)
+        for (index, row) in result.rows.enumerated() {
+            #expect(row[0] == .integer(Int64.min + Int64(index)))
+            #expect(row[1] == .integer(Int64(Int32.max)))
+            #expect(row[2] == .integer(Int64(Int16.min)))
+            #expect(row[3] == .integer(Int64(index % 2)))
+            guard case .real(let double) = row[4] else { Issue.record("not a double: \(row[4])"); continue }
+            #expect(double.bitPattern == doubles[index].bitPattern)
+            #expect(row[5] == .real(Double(Float(0.1))))
+            #expect(row[6] == .text("ü'\"x"))
+            #expect(row[7] == .blob([0, 1, 255]))
+            #expect(row[8] == .blob(uuidBytes))
+            #expect(row[9] == .text("-12345678901234567890.0001200"))
+        }
+        #expect(try connection.query("UPDATE t SET i4 = $1 WHERE b", [.integer(7)]).changes == 4)
+        #expect(try connection.query("SELECT NULL::bigint AS nothing").rows == [[.null]])
+    }
+
+    @Test(arguments: ["0", "1", "-1", "0.5", "10000", "123456789.000001", "NaN", "-0.00001", "99999999999999999999999999999999999999"])
+    func numericTextIsExact(text: String) throws {
+        let connection = try connect()
+        #expect(try connection.query("SELECT $1::numeric AS n", [.text(text)]).rows == [[.text(text)]])
+    }
+
+    @Test func serverErrorsCarryTheirCode() throws {
+        let connection = try connect()
+        #expect(throws: StrataError.server(code: "42P01", message: "relation \"missing\" does not exist", sql: "SELECT * FROM missing")) {
+            try connection.query("SELECT * FROM missing")
+        }
+        // The connection stays usable after a failed statement outside a transaction.
+        #expect(try connection.query("SELECT 1 AS one").rows == [[.integer(1)]])
+    }
+
+    @Test func missingDatabaseNamesIt() throws {
+        let server = try Postgres.server()
+        let address = try PostgreSQLAddress(url: server.url(database: "no_such_db"))
+        #expect(throws: StrataError.serverUnavailable(server: address.server, database: "no_such_db",
+                                                       reason: "database \"no_such_db\" does not exist (SQLSTATE 3D000)")) {
+            try PostgreSQLConnection.connect(address)
+        }
+    }
+
+    @Test func unknownRoleIsRefused() throws {
+        let server = try Postgres.server()
+        let address = try PostgreSQLAddress(url: "postgres://nobody_here@/postgres?host=\(server.socketFolder)")
+        #expect(throws: StrataError.serverUnavailable(server: address.server, database: "postgres",
+                                                       reason: "role \"nobody_here\" does not exist (SQLSTATE 28000)")) {
+            try PostgreSQLConnection.connect(address)
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Synchronization
+
+/// A throwaway PostgreSQL server for the tests: a new cluster (`initdb`) in this run's folder,
+/// started with `pg_ctl` on a Unix socket only (no TCP port, so runs never clash), trusting local
+/// connections (no password), and stopped when the test process exits.
+///
+/// The server programs are found through `pg_config --bindir`, then Debian's layout
+/// (`/usr/lib/postgresql/<major>/bin`). PostgreSQL refuses to run as root, so when the tests run
+/// as root the cluster belongs to, and the server runs as, the `postgres` user (or `nobody`).
+public enum PostgresTestServer {
+    /// A running server: where to connect, and each test's own database on it.
+    public struct Running: Sendable {
+        /// The folder holding the server's Unix socket.
+        public let socketFolder: String
+        /// The socket file itself, as postgres-nio's `unixSocketPath` wants it.
+        public var socketPath: String { socketFolder + "/.s.PGSQL.5432" }
+        /// The superuser the cluster was created with.
+        public let user: String
+
+        /// A URL for `database` on this server: `postgres://strata@/<database>?host=<socket folder>`.
+        public func url(database: String) -> String {
+            "postgres://\(user)@/\(database)?host=\(socketFolder)"
+        }
+
+        /// Creates a new, empty database named `prefix_<n>` and returns its name.
+        public func createDatabase(_ prefix: String = "test") throws -> String {
+            let name = prefix + "_" + String(PostgresTestServer.counter.add(1, ordering: .relaxed).newValue)
+            try PostgresTestServer.run(PostgresTestServer.tool("createdb"), ["-h", socketFolder, "-U", user, name], asServerUser: false)
+            return name
+        }
+
+        /// Runs `sql` with `psql` on `database`, returning what it printed (unaligned, tuples only).
+        @discardableResult
+        public func psql(_ sql: String, database: String) throws -> String {
+            try PostgresTestServer.run(PostgresTestServer.tool("psql"),
+                                       ["-h", socketFolder, "-U", user, "-d", database, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql],
+                                       asServerUser: false)
+        }
+    }
+
+    /// Why the server could not be started.
+    public struct Unavailable: Error, CustomStringConvertible {
+        /// What went wrong, for the test's report.
+        public let description: String
+    }
+
+    /// The server of this test process, started on first use; the error says why there is none
+    /// (no PostgreSQL installed, or it failed to start).
+    public static func shared() throws(Unavailable) -> Running {
+        try started.get()
+    }
+
+    /// Whether the PostgreSQL server programs are installed.
+    public static var isInstalled: Bool { binFolder != nil }
+
+    private static let started: Result<Running, Unavailable> = Result { () throws(Unavailable) -> Running in
+        do { return try start() } catch let error as Unavailable { throw error } catch { throw Unavailable(description: "\(error)") }
+    }
+
+    fileprivate static let counter = Atomic<Int>(0)
+    private static let dataFolder = Mutex<String?>(nil)
+
+    private static let binFolder: String? = {
+        var candidates: [String] = []
+        if let output = try? run("/usr/bin/env", ["pg_config", "--bindir"], asServerUser: false) {
+            candidates.append(output.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let debian = "/usr/lib/postgresql"
+        let majors = ((try? FileManager.default.contentsOfDirectory(atPath: debian)) ?? []).compactMap(Int.init).sorted(by: >)
+        candidates += majors.map { "\(debian)/\($0)/bin" }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }
+    }()
+
+    fileprivate static func tool(_ name: String) throws(Unavailable) -> String {
+        guard let binFolder else {
+            throw Unavailable(description: "PostgreSQL is not installed (no initdb through `pg_config --bindir` or in /usr/lib/postgresql/*/bin)")
+        }
+        return binFolder + "/" + name
+    }
+
+    /// The user the server runs as when the tests run as root.
+    private static var serverUser: String? {
+        guard getuid() == 0 else { return nil }
+        return getpwnam("postgres") != nil ? "postgres" : "nobody"
+    }
+
+    private static func start() throws -> Running {
+        let initdb = try tool("initdb")
+        let folder = TestFolders.url("postgres")
+        let data = folder.appendingPathComponent("data").path
+        let sockets = folder.appendingPathComponent("run").path
+        try FileManager.default.createDirectory(atPath: sockets, withIntermediateDirectories: true)
+        if let serverUser, let account = getpwnam(serverUser) {
+            // The server's user must reach its folders inside this run's folder.
+            chmod(TestFolders.root.path, 0o755)
+            for path in [folder.path, sockets] { chown(path, account.pointee.pw_uid, account.pointee.pw_gid) }
+        }
+        let user = "strata"
+        try run(initdb, ["-D", data, "-U", user, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], asServerUser: true)
+        dataFolder.withLock { $0 = data }
+        atexit { PostgresTestServer.stopAtExit() }
+        let options = "-k \(sockets) -c listen_addresses='' -c fsync=off -c max_connections=200 -c max_prepared_transactions=0"
+        try run(tool("pg_ctl"), ["-D", data, "-o", options, "-l", folder.appendingPathComponent("server.log").path, "-w", "-s", "start"],
+                asServerUser: true)
+        return Running(socketFolder: sockets, user: user)
+    }
+
+    private static func stopAtExit() {
+        guard let data = dataFolder.withLock({ $0 }), let pgCtl = try? tool("pg_ctl") else { return }
+        _ = try? run(pgCtl, ["-D", data, "-m", "immediate", "-s", "-w", "stop"], asServerUser: true)
+    }
+
+    /// Runs a program to its end and returns its standard output; a failure carries its standard error.
+    ///
+    /// Spawned and waited for directly: Foundation's `Process` learns of an exit through a
+    /// descriptor the child inherits, which the server `pg_ctl start` leaves running would keep
+    /// open, so waiting for `pg_ctl` would wait for the server to stop.
+    @discardableResult
+    fileprivate static func run(_ program: String, _ arguments: [String], asServerUser: Bool) throws -> String {
+        var command = [program] + arguments
+        if asServerUser, let serverUser {
+            command = ["/usr/bin/setpriv", "--reuid=\(serverUser)", "--regid=\(serverUser)", "--init-groups", "--"] + command
+        }
+        let output = TestFolders.root.appendingPathComponent("postgres-tool-\(UUID().uuidString)").path
+        defer {
+            unlink(output)
+            unlink(output + ".err")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, output + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var argv = command.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, &argv, environ)
+        guard spawned == 0 else { throw Unavailable(description: "cannot start \(command[0]): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        let complaint = (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? ""
+        let exitCode = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        guard exitCode == 0 else {
+            throw Unavailable(description: "\((program as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed "
+                              + "(exit \(exitCode)): " + complaint)
+        }
+        return printed
+    }
+}
