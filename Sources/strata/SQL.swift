@@ -13,6 +13,7 @@ struct SQL: ParsableCommand {
             Examples:
               strata sql Models/PetStore                   the current version's tables
               strata sql Models/PetStore --from V1         every step from V1 to the current version
+              strata sql Models/PetStore --dialect postgresql   the tables of a PostgreSQL store
 
             Exit status: 0 when printed, 2 when the model has errors, a version is unknown, or a step cannot be inferred.
             """
@@ -33,6 +34,9 @@ struct SQL: ParsableCommand {
     @Option(name: .customLong("configuration"), help: "The storage's configuration (default: Default).")
     var storageConfiguration: String = "Default"
 
+    @Option(name: .customLong("dialect"), help: "The SQL of this backend: sqlite (the default) or postgresql.")
+    var dialect: SQLDialect = .sqlite
+
     func run() throws {
         let loaded = ModelLoader.load(directory: directory)
         guard loaded.isValid, let model = loaded.model else {
@@ -47,6 +51,10 @@ struct SQL: ParsableCommand {
             return found
         }
         if let from {
+            guard dialect == .sqlite else {
+                Output.error("error: --from prints SQLite's migration steps only; --dialect \(dialect.rawValue) prints a store's tables\n")
+                throw ExitCode(2)
+            }
             guard let current = model.currentVersion else { throw ExitCode(2) }
             let destination = try named(to ?? current.name)
             _ = try named(from)
@@ -59,7 +67,7 @@ struct SQL: ParsableCommand {
             return
         }
         guard let chosen = try version.map(named) ?? model.currentVersion else { throw ExitCode(2) }
-        let statements = StoreSchemaSQL.statements(for: RuntimeDescriptors.modelVersion(chosen, in: model))
+        let statements = StoreSchemaSQL.statements(for: RuntimeDescriptors.modelVersion(chosen, in: model), dialect: dialect)
         Output.out("-- \(model.manifest.name) \(chosen.name)\n" + statements.map { $0 + ";\n" }.joined())
     }
 
@@ -88,3 +96,5 @@ struct SQL: ParsableCommand {
         Output.out(text)
     }
 }
+
+extension SQLDialect: ExpressibleByArgument {}

@@ -29,20 +29,6 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     case url = "URL"
     /// A `Codable` Swift type, stored as an encoded BLOB.
     case codable = "Codable"
-
-    /// The SQLite column type the attribute is stored with.
-    ///
-    /// Floating-point and date columns hold REAL values but are declared `BLOB`: a column of REAL
-    /// affinity stores a whole-number double as an integer, which turns -0.0 into 0.0, while BLOB
-    /// affinity keeps every value exactly as it was bound. Comparisons and ordering stay numeric.
-    var columnType: String {
-        switch self {
-        case .bool, .int16, .int32, .int64, .int: return "INTEGER"
-        case .double, .float, .date: return "BLOB"
-        case .decimal, .string, .url: return "TEXT"
-        case .data, .uuid, .codable: return "BLOB"
-        }
-    }
 }
 
 /// A value computed for each inserted object.

@@ -6,18 +6,18 @@ enum SchemaSQL {
     static let sequenceTable = "strata_sequence"
 
     /// Every statement that creates an empty store of `layout`.
-    static func create(_ layout: StoreLayout, tables names: Set<String>) -> [String] {
+    static func create(_ layout: StoreLayout, tables names: Set<String>, dialect: SQLDialect = .sqlite) -> [String] {
         var statements = [
-            "CREATE TABLE \(SQLFragment.quote(metadataTable)) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)",
-            "CREATE TABLE \(SQLFragment.quote(sequenceTable)) (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL)",
+            "CREATE TABLE \(SQLFragment.quote(metadataTable)) (key \(dialect.text) PRIMARY KEY NOT NULL, value \(dialect.text) NOT NULL)",
+            "CREATE TABLE \(SQLFragment.quote(sequenceTable)) (name \(dialect.text) PRIMARY KEY NOT NULL, value \(dialect.integer) NOT NULL)",
         ]
         for table in layout.tables where names.contains(table.name) {
-            let definition = self.table(table, layout: layout)
+            let definition = self.table(table, layout: layout, dialect: dialect)
             statements.append(definition.create(named: table.name))
             statements += definition.indexes.map(\.sql)
         }
         for name in linkTables(layout, tables: names) {
-            statements += createLinkTable(name)
+            statements += createLinkTable(name, dialect: dialect)
         }
         return statements
     }
@@ -34,29 +34,30 @@ enum SchemaSQL {
     }
 
     /// The statements creating one link table and its index.
-    static func createLinkTable(_ name: String) -> [String] {
-        ["CREATE TABLE \(SQLFragment.quote(name)) (owner INTEGER NOT NULL, target INTEGER NOT NULL, "
-            + "position INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (owner, target)) WITHOUT ROWID",
-         "CREATE INDEX \(SQLFragment.quote(name + "_target")) ON \(SQLFragment.quote(name)) (target)"]
+    static func createLinkTable(_ name: String, dialect: SQLDialect = .sqlite) -> [String] {
+        let integer = dialect.integer
+        return ["CREATE TABLE \(SQLFragment.quote(name)) (owner \(integer) NOT NULL, target \(integer) NOT NULL, "
+            + "position \(integer) NOT NULL DEFAULT 0, PRIMARY KEY (owner, target))" + dialect.keyOnlyTableSuffix,
+         "CREATE INDEX \(SQLFragment.quote(dialect.madeUpName(name + "_target"))) ON \(SQLFragment.quote(name)) (target)"]
     }
 
     /// The definition of one table: its columns and its indexes.
-    static func table(_ table: TableLayout, layout: StoreLayout) -> TableDefinition {
+    static func table(_ table: TableLayout, layout: StoreLayout, dialect: SQLDialect = .sqlite) -> TableDefinition {
         let quotedTable = SQLFragment.quote(table.name)
-        var columns = [ColumnDefinition(name: StoreLayout.idColumn, type: "INTEGER PRIMARY KEY", isRequired: true)]
-        if table.hasEntityColumn { columns.append(ColumnDefinition(name: StoreLayout.entityColumn, type: "INTEGER", isRequired: true)) }
+        var columns = [ColumnDefinition(name: StoreLayout.idColumn, type: dialect.idColumn, isRequired: true)]
+        if table.hasEntityColumn { columns.append(ColumnDefinition(name: StoreLayout.entityColumn, type: dialect.integer, isRequired: true)) }
         for column in table.columns {
             let required = column.owner == table.root.name && column.attribute.map { !$0.isOptional } == true
-            columns.append(ColumnDefinition(name: column.name, type: column.sqlType, isRequired: required))
+            columns.append(ColumnDefinition(name: column.name, type: column.sqlType(dialect), isRequired: required))
         }
         for column in orderColumns(of: table, layout: layout) {
-            columns.append(ColumnDefinition(name: column, type: "INTEGER", isRequired: false))
+            columns.append(ColumnDefinition(name: column, type: dialect.integer, isRequired: false))
         }
         // Index names count per table: storage keys may hold any character, so names built from
         // them could collide.
         var indexes: [IndexDefinition] = []
         func index(_ keys: [String], unique: Bool) {
-            let name = "strata_" + (unique ? "unique_" : "index_") + table.name + "_\(indexes.count + 1)"
+            let name = dialect.madeUpName("strata_" + (unique ? "unique_" : "index_") + table.name + "_\(indexes.count + 1)")
             indexes.append(IndexDefinition(name: name, sql: "CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + SQLFragment.quote(name)
                                            + " ON " + quotedTable + " (" + keys.map(SQLFragment.quote).joined(separator: ", ") + ")"))
         }
@@ -88,17 +89,18 @@ enum SchemaSQL {
 
 /// The SQL a store of a model version is created with, for tools (`strata sql`) and the curious.
 public enum StoreSchemaSQL {
-    /// Every statement that creates an empty store holding every entity of `version`, in order.
-    public static func statements(for version: ModelVersion) -> [String] {
+    /// Every statement that creates an empty store holding every entity of `version`, in order,
+    /// in the SQL of `dialect`.
+    public static func statements(for version: ModelVersion, dialect: SQLDialect = .sqlite) -> [String] {
         let layout = StoreLayout(version: version, types: [:])
-        return SchemaSQL.create(layout, tables: Set(layout.tables.map(\.name)))
+        return SchemaSQL.create(layout, tables: Set(layout.tables.map(\.name)), dialect: dialect)
     }
 }
 
 /// One column of a table's DDL.
 struct ColumnDefinition: Sendable, Hashable {
     let name: String
-    /// `INTEGER`, `REAL`, `TEXT`, `BLOB`, or the id's `INTEGER PRIMARY KEY`.
+    /// The declared type, as the store's ``SQLDialect`` spells it.
     let type: String
     /// Whether the column is `NOT NULL`.
     let isRequired: Bool

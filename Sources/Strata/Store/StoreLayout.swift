@@ -11,7 +11,8 @@ struct ColumnLayout: Sendable, Hashable {
     /// The relationship, for foreign-key columns.
     let relationship: RelationshipDescription?
 
-    var sqlType: String { attribute?.type.columnType ?? "INTEGER" }
+    /// The declared type of the column in `dialect`.
+    func sqlType(_ dialect: SQLDialect) -> String { attribute.map { dialect.columnType($0.type) } ?? dialect.integer }
 }
 
 /// How one entity is stored: its table, its columns in generated-code order, its entity code.

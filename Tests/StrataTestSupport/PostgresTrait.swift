@@ -1,25 +1,25 @@
 import Foundation
-import StrataTestSupport
 import Testing
 
 /// The PostgreSQL tests run when the server programs are installed, and say they did not run when
 /// not. With `STRATA_REQUIRE_POSTGRES=1` (as `.ci/run` sets it) they always run, so a machine
 /// without PostgreSQL fails them instead of skipping them.
-enum Postgres {
-    static let isRequired = ProcessInfo.processInfo.environment["STRATA_REQUIRE_POSTGRES"] == "1"
+public enum Postgres {
+    /// Whether `STRATA_REQUIRE_POSTGRES=1` is set.
+    public static let isRequired = ProcessInfo.processInfo.environment["STRATA_REQUIRE_POSTGRES"] == "1"
 
     /// The condition every PostgreSQL suite is enabled by.
-    static let available: ConditionTrait = .enabled(
+    public static let available: ConditionTrait = .enabled(
         if: isRequired || PostgresTestServer.isInstalled,
         "PostgreSQL is not installed here (no initdb through pg_config --bindir or in /usr/lib/postgresql/*/bin): these tests did not run")
 
     /// This process's throwaway server.
-    static func server() throws -> PostgresTestServer.Running {
+    public static func server() throws -> PostgresTestServer.Running {
         try PostgresTestServer.shared()
     }
 
     /// A URL of a new, empty database on the throwaway server.
-    static func newDatabaseURL(_ prefix: String = "test") throws -> String {
+    public static func newDatabaseURL(_ prefix: String = "test") throws -> String {
         let server = try server()
         return server.url(database: try server.createDatabase(prefix))
     }

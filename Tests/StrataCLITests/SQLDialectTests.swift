@@ -1,0 +1,119 @@
+import Foundation
+import StrataTestSupport
+import Testing
+
+@Suite("strata sql --dialect")
+struct SQLDialectTests {
+    /// A model with an attribute of every type, a to-many, and an entity whose index names are
+    /// longer than PostgreSQL keeps.
+    private func model() throws -> String {
+        let folder = TestFolders.url("strata-sql-dialect").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("model: Shop\nmigrationChain: [V1]\n".utf8).write(to: URL(fileURLWithPath: folder + "/model.yml"))
+        try Data("""
+        version: V1
+        entities:
+          Item:
+            attributes:
+              flag: Bool
+              small: Int16
+              medium: Int32
+              large: Int64
+              plain: Int
+              ratio: Double
+              single: Float
+              price: Decimal
+              name: {type: String, indexed: true}
+              born: Date
+              bytes: {type: Data, optional: true}
+              key: {type: UUID, unique: true}
+              link: {type: URL, optional: true}
+            relationships:
+              tags: {destination: Tag, inverse: items, toMany: unordered}
+          Tag:
+            relationships:
+              items: {destination: Item, inverse: tags, toMany: ordered}
+          AnEntityWhoseNameIsLongEnoughToPushItsIndexNamesPastTheLimit:
+            attributes:
+              first: {type: String, indexed: true}
+              second: {type: String, indexed: true}
+
+        """.utf8).write(to: URL(fileURLWithPath: folder + "/V1.yml"))
+        return folder
+    }
+
+    @Test func printsPostgreSQLTypes() throws {
+        let run = try runStrata(["sql", try model(), "--dialect", "postgresql"])
+        #expect(run.status == 0)
+        #expect(run.err == "")
+        #expect(run.out == """
+        -- Shop V1
+        CREATE TABLE "strata_metadata" (key text COLLATE "C" PRIMARY KEY NOT NULL, value text COLLATE "C" NOT NULL);
+        CREATE TABLE "strata_sequence" (name text COLLATE "C" PRIMARY KEY NOT NULL, value bigint NOT NULL);
+        CREATE TABLE "AnEntityWhoseNameIsLongEnoughToPushItsIndexNamesPastTheLimit" ("strata_id" bigint PRIMARY KEY NOT NULL, \
+        "first" text COLLATE "C" NOT NULL, "second" text COLLATE "C" NOT NULL);
+        CREATE INDEX "strata_index_AnEntityWhoseNameIsLongEnoughToPu_696b40c4a0481060" ON \
+        "AnEntityWhoseNameIsLongEnoughToPushItsIndexNamesPastTheLimit" ("first");
+        CREATE INDEX "strata_index_AnEntityWhoseNameIsLongEnoughToPu_696b43c4a0481579" ON \
+        "AnEntityWhoseNameIsLongEnoughToPushItsIndexNamesPastTheLimit" ("second");
+        CREATE TABLE "Item" ("strata_id" bigint PRIMARY KEY NOT NULL, "flag" boolean NOT NULL, "small" smallint NOT NULL, \
+        "medium" integer NOT NULL, "large" bigint NOT NULL, "plain" bigint NOT NULL, "ratio" double precision NOT NULL, \
+        "single" real NOT NULL, "price" numeric NOT NULL, "name" text COLLATE "C" NOT NULL, "born" double precision NOT NULL, \
+        "bytes" bytea, "key" uuid NOT NULL, "link" text COLLATE "C");
+        CREATE INDEX "strata_index_Item_1" ON "Item" ("name");
+        CREATE UNIQUE INDEX "strata_unique_Item_2" ON "Item" ("key");
+        CREATE TABLE "Tag" ("strata_id" bigint PRIMARY KEY NOT NULL);
+        CREATE TABLE "strata_link_Item_4_tags" (owner bigint NOT NULL, target bigint NOT NULL, position bigint NOT NULL DEFAULT 0, \
+        PRIMARY KEY (owner, target));
+        CREATE INDEX "strata_link_Item_4_tags_target" ON "strata_link_Item_4_tags" (target);
+        CREATE TABLE "strata_link_Tag_3_items" (owner bigint NOT NULL, target bigint NOT NULL, position bigint NOT NULL DEFAULT 0, \
+        PRIMARY KEY (owner, target));
+        CREATE INDEX "strata_link_Tag_3_items_target" ON "strata_link_Tag_3_items" (target);
+
+        """)
+    }
+
+    @Test func theSQLiteDialectIsTheDefault() throws {
+        let folder = try model()
+        let plain = try runStrata(["sql", folder])
+        let named = try runStrata(["sql", folder, "--dialect", "sqlite"])
+        #expect(plain.status == 0)
+        #expect(plain.out == named.out)
+        #expect(plain.out.contains(#"CREATE TABLE "Item" ("strata_id" INTEGER PRIMARY KEY NOT NULL, "flag" INTEGER NOT NULL"#))
+    }
+
+    @Test func anUnknownDialectIsRefused() throws {
+        let run = try runStrata(["sql", try model(), "--dialect", "mysql"])
+        #expect(run.status == 64)
+        #expect(run.err.contains("Error: The value 'mysql' is invalid for '--dialect <dialect>'. Please provide one of 'sqlite' and 'postgresql'."))
+    }
+
+    @Test func migrationStepsArePrintedForSQLiteOnly() throws {
+        let run = try runStrata(["sql", try model(), "--from", "V1", "--dialect", "postgresql"])
+        #expect(run.status == 2)
+        #expect(run.out == "")
+        #expect(run.err == "error: --from prints SQLite's migration steps only; --dialect postgresql prints a store's tables\n")
+    }
+
+    @Test(Postgres.available) func thePostgreSQLTablesAreCreatedByTheServer() throws {
+        let run = try runStrata(["sql", try model(), "--dialect", "postgresql"])
+        let server = try Postgres.server()
+        let database = try server.createDatabase("ddl")
+        try server.psql("BEGIN;\n" + run.out + "COMMIT;", database: database)
+        let tables = try server.psql("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename COLLATE \"C\"",
+                                     database: database)
+        #expect(tables == """
+            AnEntityWhoseNameIsLongEnoughToPushItsIndexNamesPastTheLimit
+            Item
+            Tag
+            strata_link_Item_4_tags
+            strata_link_Tag_3_items
+            strata_metadata
+            strata_sequence
+
+            """)
+        let indexes = try server.psql("SELECT count(*) FROM pg_indexes WHERE schemaname = 'public' AND indexname LIKE 'strata_index_AnEntity%'",
+                                      database: database)
+        #expect(indexes == "2\n")
+    }
+}
