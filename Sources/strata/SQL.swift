@@ -51,10 +51,6 @@ struct SQL: ParsableCommand {
             return found
         }
         if let from {
-            guard dialect == .sqlite else {
-                Output.error("error: --from prints SQLite's migration steps only; --dialect \(dialect.rawValue) prints a store's tables\n")
-                throw ExitCode(2)
-            }
             guard let current = model.currentVersion else { throw ExitCode(2) }
             let destination = try named(to ?? current.name)
             _ = try named(from)
@@ -84,7 +80,7 @@ struct SQL: ParsableCommand {
             Output.progress("planning \(source) → \(destination) (step \(step + 1) of \(end))…", quiet: false)
             guard let old = model.version(named: source), let new = model.version(named: destination) else { continue }
             let planner = MigrationPlanner(from: RuntimeDescriptors.modelVersion(old, in: model), to: RuntimeDescriptors.modelVersion(new, in: model),
-                                           configuration: storageConfiguration)
+                                           configuration: storageConfiguration, dialect: dialect)
             do {
                 let plan = try planner.plan()
                 text += "-- \(model.manifest.name) \(source) → \(destination)\(plan.isCustom ? " (heavyweight)" : " (lightweight)")\n" + plan.sqlText

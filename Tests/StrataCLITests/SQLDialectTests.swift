@@ -88,13 +88,6 @@ struct SQLDialectTests {
         #expect(run.err.contains("Error: The value 'mysql' is invalid for '--dialect <dialect>'. Please provide one of 'sqlite' and 'postgresql'."))
     }
 
-    @Test func migrationStepsArePrintedForSQLiteOnly() throws {
-        let run = try runStrata(["sql", try model(), "--from", "V1", "--dialect", "postgresql"])
-        #expect(run.status == 2)
-        #expect(run.out == "")
-        #expect(run.err == "error: --from prints SQLite's migration steps only; --dialect postgresql prints a store's tables\n")
-    }
-
     @Test(Postgres.available) func thePostgreSQLTablesAreCreatedByTheServer() throws {
         let run = try runStrata(["sql", try model(), "--dialect", "postgresql"])
         let server = try Postgres.server()
@@ -115,5 +108,76 @@ struct SQLDialectTests {
         let indexes = try server.psql("SELECT count(*) FROM pg_indexes WHERE schemaname = 'public' AND indexname LIKE 'strata_index_AnEntity%'",
                                       database: database)
         #expect(indexes == "2\n")
+    }
+}
+
+@Suite("strata sql --from --dialect postgresql")
+struct PostgreSQLMigrationSQLTests {
+    /// V1 → V2: `Item.flag` goes from Bool to Int32 (the table is rebuilt), `Item.name` is renamed,
+    /// and `Tag` gains a Bool with a default (added in place).
+    private func model() throws -> String {
+        let folder = TestFolders.url("strata-sql-dialect").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let files = [
+            "model.yml": "model: Shop\nmigrationChain: [V1, V2]\n",
+            "V1.yml": "version: V1\nentities:\n  Item:\n    attributes:\n      name: String\n      flag: Bool\n  Tag:\n    attributes:\n      label: String\n",
+            "V2.yml": "version: V2\nentities:\n  Item:\n    attributes:\n      title: String\n      flag: Int32\n"
+                + "  Tag:\n    attributes:\n      label: String\n      active: {type: Bool, default: true}\n"
+                + "migration:\n  from: V1\n  entities:\n    Item:\n      attributes:\n        title: {renamedFrom: name}\n",
+        ]
+        for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        return folder
+    }
+
+    @Test func printsTheStepInPostgreSQL() throws {
+        let run = try runStrata(["sql", try model(), "--from", "V1", "--dialect", "postgresql"])
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("""
+            -- Shop V1 → V2 (lightweight)
+            ALTER TABLE "Tag" ADD COLUMN "active" boolean NOT NULL DEFAULT true;
+            CREATE TABLE "strata_migration_Item" ("strata_id" bigint PRIMARY KEY NOT NULL, "title" text COLLATE "C" NOT NULL, "flag" integer NOT NULL);
+            INSERT INTO "strata_migration_Item" ("strata_id", "title", "flag") SELECT "strata_id", "name", CAST("flag" AS integer) FROM "Item";
+            DROP TABLE "Item";
+            ALTER TABLE "strata_migration_Item" RENAME TO "Item";
+            UPDATE "strata_metadata" SET value = ? WHERE key = 'version'; -- bound: 'V2'
+            UPDATE "strata_metadata" SET value = ? WHERE key = 'lock'; -- bound: '
+            """))
+    }
+
+    @Test(Postgres.available) func theServerRunsTheStep() throws {
+        let folder = try model()
+        let server = try Postgres.server()
+        let database = try server.createDatabase("migration")
+        try server.psql(try runStrata(["sql", folder, "--version", "V1", "--dialect", "postgresql"]).out, database: database)
+        try server.psql("""
+            INSERT INTO "strata_metadata" VALUES ('version', 'V1'), ('lock', 'x');
+            INSERT INTO "strata_sequence" VALUES ('Item', 3), ('Tag', 2);
+            INSERT INTO "Item" VALUES (1, 'Rex', true), (2, 'Fido', false);
+            INSERT INTO "Tag" VALUES (1, 'dog');
+            """, database: database)
+        let step = try runStrata(["sql", folder, "--from", "V1", "--dialect", "postgresql"])
+        #expect(step.status == 0)
+        try server.psql("BEGIN;\n" + Self.inlined(step.out) + "COMMIT;", database: database)
+        #expect(try server.psql(#"SELECT "strata_id", "title", "flag" FROM "Item" ORDER BY 1"#, database: database) == "1|Rex|1\n2|Fido|0\n")
+        #expect(try server.psql(#"SELECT "label", "active" FROM "Tag""#, database: database) == "dog|t\n")
+        #expect(try server.psql(#"SELECT name, value FROM "strata_sequence" ORDER BY 1"#, database: database) == "Item|3\nTag|2\n")
+        #expect(try server.psql(#"SELECT value FROM "strata_metadata" WHERE key = 'version'"#, database: database) == "V2\n")
+    }
+
+    /// The printed statements with each `?` replaced by its bound value (texts and numbers only),
+    /// so psql can run them.
+    private static func inlined(_ text: String) -> String {
+        text.split(separator: "\n").filter { !$0.hasPrefix("--") }.map { line -> String in
+            let parts = line.components(separatedBy: "; -- bound: ")
+            guard parts.count == 2 else { return String(line) + "\n" }
+            var values = parts[1].isEmpty ? ["''"] : parts[1].components(separatedBy: ", ")
+            var statement = ""
+            var quoted = false
+            for character in parts[0] {
+                if character == "'" || character == "\"" { quoted.toggle() }
+                if character == "?", !quoted, !values.isEmpty { statement += values.removeFirst() } else { statement.append(character) }
+            }
+            return statement + ";\n"
+        }.joined()
     }
 }

@@ -10,6 +10,8 @@ public struct MigrationPlanner {
     let source: ModelVersion
     let destination: ModelVersion
     let configuration: String
+    /// The SQL the plan is written in.
+    let dialect: SQLDialect
     let hints: MigrationDescription?
     let customEntities: Set<String>
     let oldLayout: StoreLayout
@@ -21,11 +23,13 @@ public struct MigrationPlanner {
     let sources: [String: String]
 
     /// A planner for the step from `source` to `destination` of the storage holding `configuration`.
-    /// `customEntities` are the destination entities the app's custom steps produce.
-    public init(from source: ModelVersion, to destination: ModelVersion, configuration: String = "Default") {
+    /// `customEntities` are the destination entities the app's custom steps produce. The plan's
+    /// SQL is written in `dialect`.
+    public init(from source: ModelVersion, to destination: ModelVersion, configuration: String = "Default", dialect: SQLDialect = .sqlite) {
         self.source = source
         self.destination = destination
         self.configuration = configuration
+        self.dialect = dialect
         let hints = destination.migration(from: source.name)
         self.hints = hints
         self.customEntities = Set(hints?.entities.filter { $0.isCustom && !$0.isDeleted }.map(\.name) ?? [])
@@ -46,7 +50,7 @@ public struct MigrationPlanner {
 
     /// The step's operations, or the reason it cannot be inferred.
     public func plan() throws(MigrationPlanningError) -> MigrationStepPlan {
-        var builder = PlanBuilder()
+        var builder = PlanBuilder(dialect: dialect)
         var inPlace: [String: String] = [:]  // old table → new table
         var rebuilt: [(new: TableLayout, olds: [TableLayout])] = []
         for table in newTables {
@@ -75,7 +79,7 @@ public struct MigrationPlanner {
                 }
                 mappings.append((try tableMapping(table, from: old), offset))
             }
-            builder.rebuild(table, mappings: mappings, definition: SchemaSQL.table(table, layout: newLayout), layout: newLayout)
+            builder.rebuild(table, mappings: mappings, definition: SchemaSQL.table(table, layout: newLayout, dialect: dialect), layout: newLayout)
         }
         let dropped = oldTables.map(\.name).filter { inPlace[$0] == nil }
         builder.finish(droppedTables: dropped, renamedInPlace: inPlace, rebuilt: rebuilt.map(\.new), planner: self)

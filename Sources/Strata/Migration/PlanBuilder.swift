@@ -2,6 +2,8 @@
 /// under temporary names, old tables dropped, temporary names made final, indexes created, and
 /// the bookkeeping (references to rows a step left out, row-id sequences, the recorded version).
 struct PlanBuilder {
+    /// The SQL the step is written in.
+    let dialect: SQLDialect
     private var inPlace: [MigrationOperation] = []
     private var built: [MigrationOperation] = []
     private var dropped: [MigrationOperation] = []
@@ -31,10 +33,15 @@ struct PlanBuilder {
         .sql(MigrationStatement(text, arguments))
     }
 
+    init(dialect: SQLDialect) {
+        self.dialect = dialect
+    }
+
     /// `CASE "strata_entity" WHEN ? THEN ? ... END`: each old entity code as its new one.
-    private static func renumbered(_ codes: [Int64: Int64]) -> MigrationStatement {
+    private func renumbered(_ codes: [Int64: Int64]) -> MigrationStatement {
         let old = codes.keys.sorted()
-        return MigrationStatement("CASE " + q(StoreLayout.entityColumn) + old.map { _ in " WHEN ? THEN ?" }.joined() + " END",
+        let then = " THEN " + dialect.parameter(for: nil)
+        return MigrationStatement("CASE " + Self.q(StoreLayout.entityColumn) + old.map { _ in " WHEN ?" + then }.joined() + " END",
                                   old.flatMap { [SQLValue.integer($0), .integer(codes[$0]!)] })
     }
 
@@ -72,11 +79,11 @@ struct PlanBuilder {
         }
         for (column, value) in additions {
             // canAlterInPlace admitted only values with a literal.
-            let defaultClause = value.isNull ? "" : " DEFAULT " + (SQLLiteral.literal(value) ?? "NULL")
+            let defaultClause = value.isNull ? "" : " DEFAULT " + (dialect.literal(value, for: column.attributeType) ?? "NULL")
             inPlace.append(Self.sql("ALTER TABLE " + table + " ADD COLUMN " + column.sql + defaultClause))
         }
         if codeMap.contains(where: { $0.key != $0.value }) {
-            let renumbered = Self.renumbered(codeMap)
+            let renumbered = renumbered(codeMap)
             inPlace.append(Self.sql("UPDATE " + table + " SET " + Self.q(StoreLayout.entityColumn) + " = " + renumbered.text, renumbered.arguments))
         }
         if !keepsName {
@@ -110,19 +117,19 @@ struct PlanBuilder {
             if mapping.copiedCodes.map({ !$0.isEmpty }) ?? true {
                 var arguments: [SQLValue] = []
                 var expressions: [String] = []
-                for source in mapping.sources {
+                for (column, source) in zip(definition.columns, mapping.sources) {
                     switch source {
                     case .id:
                         expressions.append(Self.q(StoreLayout.idColumn) + (offset.map { " + " + $0 } ?? ""))
                     case .entityCode(_, let constant?):
-                        expressions.append("?")
+                        expressions.append(dialect.parameter(for: nil))
                         arguments.append(.integer(constant))
                     case .entityCode(let map, nil):
-                        let renumbered = Self.renumbered(map)
+                        let renumbered = renumbered(map)
                         expressions.append(renumbered.text)
                         arguments += renumbered.arguments
                     case .column(let name, let conversion, let fallback):
-                        let expression = conversion.apply(to: Self.q(name))
+                        let expression = conversion.apply(to: Self.q(name), dialect: dialect)
                         if let fallback {
                             expressions.append("COALESCE(" + expression + ", ?)")
                             arguments.append(fallback)
@@ -130,10 +137,10 @@ struct PlanBuilder {
                             expressions.append(expression)
                         }
                     case .constant(let value):
-                        expressions.append("?")
+                        expressions.append(dialect.parameter(for: column.attributeType))
                         arguments.append(value)
                     case .randomUUID:
-                        expressions.append("randomblob(16)")
+                        expressions.append(dialect.randomUUID)
                     }
                 }
                 var text = "INSERT INTO " + Self.q(temporary) + " (" + definition.columns.map { Self.q($0.name) }.joined(separator: ", ")
@@ -178,19 +185,20 @@ struct PlanBuilder {
     /// table's own ids, so shifted ids never meet unshifted ones.
     mutating func moveRows(of old: String, into table: String, codes: [Int64]?, entities: Set<String>, after previous: String, first: String,
                            isSecond: Bool) -> MovedRows {
-        let offset = "temp." + Self.q("strata_offset_" + old + "_" + table)
-        let ids = "temp." + Self.q("strata_moved_" + old + "_" + table)
+        let temp = dialect.temporarySchema + "."
+        let offset = temp + Self.q(dialect.madeUpName("strata_offset_" + old + "_" + table))
+        let ids = temp + Self.q(dialect.madeUpName("strata_moved_" + old + "_" + table))
         let id = Self.q(StoreLayout.idColumn)
         let maximum = { (name: String) in "coalesce((SELECT max(" + id + ") FROM " + Self.q(name) + "), 0)" }
-        snapshots.append(Self.sql("CREATE TEMP TABLE " + offset + " (value INTEGER NOT NULL)"))
+        snapshots.append(Self.sql("CREATE TEMP TABLE " + offset + " (value " + dialect.integer + " NOT NULL)"))
         if isSecond {
-            snapshots.append(Self.sql("INSERT INTO " + offset + " SELECT max(" + maximum(first) + ", coalesce((SELECT value FROM "
-                                      + Self.q(SchemaSQL.sequenceTable) + " WHERE name = ?), 0), " + maximum(old) + ")", [.text(first)]))
+            let sequence = "coalesce((SELECT value FROM " + Self.q(SchemaSQL.sequenceTable) + " WHERE name = ?), 0)"
+            snapshots.append(Self.sql("INSERT INTO " + offset + " SELECT " + dialect.greatest([maximum(first), sequence, maximum(old)]), [.text(first)]))
         } else {
-            let previousOffset = "(SELECT value FROM temp." + Self.q("strata_offset_" + previous + "_" + table) + ")"
-            snapshots.append(Self.sql("INSERT INTO " + offset + " SELECT max(" + previousOffset + " + " + maximum(previous) + ", " + maximum(old) + ")"))
+            let previousOffset = "(SELECT value FROM " + temp + Self.q(dialect.madeUpName("strata_offset_" + previous + "_" + table)) + ")"
+            snapshots.append(Self.sql("INSERT INTO " + offset + " SELECT " + dialect.greatest([previousOffset + " + " + maximum(previous), maximum(old)])))
         }
-        snapshots.append(Self.sql("CREATE TEMP TABLE " + ids + " (id INTEGER PRIMARY KEY)"))
+        snapshots.append(Self.sql("CREATE TEMP TABLE " + ids + " (id " + dialect.idColumn + ")"))
         var select = "INSERT INTO " + ids + " SELECT " + id + " FROM " + Self.q(old)
         if let codes { select += " WHERE " + Self.q(StoreLayout.entityColumn) + " IN (" + codes.map { _ in "?" }.joined(separator: ", ") + ")" }
         snapshots.append(Self.sql(select, (codes ?? []).map { .integer($0) }))
@@ -268,7 +276,7 @@ struct PlanBuilder {
             renamed.append(Self.sql("ALTER TABLE " + Self.q(Self.temporaryName(to)) + " RENAME TO " + Self.q(to)))
         }
         dropped += droppedNames.map { Self.sql("DROP TABLE " + Self.q($0)) }
-        created += createdNames.flatMap { SchemaSQL.createLinkTable($0).map { Self.sql($0) } }
+        created += createdNames.flatMap { SchemaSQL.createLinkTable($0, dialect: dialect).map { Self.sql($0) } }
         notes += renames.map { "\($0.1): link table renamed from \($0.0)" } + createdNames.map { "\($0): link table created" }
             + droppedNames.map { "\($0): link table dropped" }
     }
@@ -278,11 +286,12 @@ struct PlanBuilder {
     /// table once it exists. The entity codes in `pairs` are literal: they are Strata's own numbers.
     mutating func carryLinks(_ carried: [(table: String, pairs: String)]) {
         for (index, link) in carried.enumerated() {
-            let temporary = "temp." + Self.q("strata_links_\(index + 1)")
-            snapshots.append(Self.sql("CREATE TEMP TABLE " + temporary + " (owner INTEGER, target INTEGER, position INTEGER)"))
+            let temporary = dialect.temporarySchema + "." + Self.q("strata_links_\(index + 1)")
+            let integer = dialect.integer
+            snapshots.append(Self.sql("CREATE TEMP TABLE " + temporary + " (owner \(integer), target \(integer), position \(integer))"))
             snapshots.append(Self.sql("INSERT INTO " + temporary + " " + link.pairs))
-            bookkeeping.append(Self.sql("INSERT OR IGNORE INTO " + Self.q(link.table) + " (owner, target, position) SELECT owner, target, position FROM "
-                                        + temporary))
+            bookkeeping.append(Self.sql(dialect.insertSkippingExisting(into: Self.q(link.table), columns: "owner, target, position",
+                                                                       rows: "SELECT owner, target, position FROM " + temporary)))
             bookkeeping.append(Self.sql("DROP TABLE " + temporary))
             notes.append("\(link.table): filled with the links the relationship kept in a foreign key")
         }
@@ -324,7 +333,8 @@ struct PlanBuilder {
         }
         pairs.sort { $0.to < $1.to }
         for pair in pairs {
-            bookkeeping.append(Self.sql("INSERT OR REPLACE INTO " + table + " (name, value) SELECT ?, value FROM " + table + " WHERE name = ?",
+            bookkeeping.append(Self.sql(dialect.insertReplacing(into: table, key: "name", value: "value",
+                                                                rows: "SELECT " + dialect.parameter(for: .string) + ", value FROM " + table + " WHERE name = ?"),
                                         [.text(Self.temporaryName(pair.to)), .text(pair.from)]))
         }
         let newNames = Set(planner.newTables.map(\.name))

@@ -24,10 +24,15 @@ enum SQLLiteral {
             guard !text.utf8.contains(0) else { return nil }
             return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
         case .blob(let bytes):
-            return "X'" + bytes.map { byte in
-                let digits = String(byte, radix: 16, uppercase: true)
-                return digits.count == 1 ? "0" + digits : digits
-            }.joined() + "'"
+            return "X'" + hex(bytes) + "'"
         }
+    }
+
+    /// Bytes as uppercase hexadecimal digits, two per byte.
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in
+            let digits = String(byte, radix: 16, uppercase: true)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
     }
 }

@@ -21,6 +21,8 @@ struct TableMapping {
 
     let new: TableLayout
     let old: TableLayout
+    /// The SQL the step is written in.
+    let dialect: SQLDialect
     let newDefinition: TableDefinition
     let oldDefinition: TableDefinition
     /// One source per column of `newDefinition`, in order.
@@ -33,8 +35,9 @@ struct TableMapping {
     init(_ new: TableLayout, from old: TableLayout, planner: MigrationPlanner) throws(MigrationPlanningError) {
         self.new = new
         self.old = old
-        newDefinition = SchemaSQL.table(new, layout: planner.newLayout)
-        oldDefinition = SchemaSQL.table(old, layout: planner.oldLayout)
+        dialect = planner.dialect
+        newDefinition = SchemaSQL.table(new, layout: planner.newLayout, dialect: dialect)
+        oldDefinition = SchemaSQL.table(old, layout: planner.oldLayout, dialect: dialect)
         let oldCodes = Dictionary(old.entities.enumerated().map { ($1, Int64($0 + 1)) }, uniquingKeysWith: { first, _ in first })
         var codeMap: [Int64: Int64] = [:]
         var custom: [(String, String, [Int64]?)] = []
@@ -86,7 +89,7 @@ struct TableMapping {
                 throw MigrationPlanningError("\(layout.owner).\(layout.property) was an attribute and is now a relationship; "
                                              + "that is not inferred")
             }
-            return .column(oldColumn.name, .none, fallback: nil)
+            return .column(oldColumn.name, .unchanged, fallback: nil)
         }
         // An order column of an ordered to-many whose inverse is stored in this table.
         for relationship in planner.newLayout.relationships.values.flatMap({ $0 }) {
@@ -96,7 +99,7 @@ struct TableMapping {
             let oldRelationship = planner.sources[relationship.owner].flatMap { planner.oldLayout.relationships[$0] }?.first { $0.name == oldName }
             if case .inverseForeignKey(_, let oldOrder?)? = oldRelationship?.storage,
                SchemaSQL.orderColumns(of: old, layout: planner.oldLayout).contains(oldOrder) {
-                return .column(oldOrder, .none, fallback: nil)
+                return .column(oldOrder, .unchanged, fallback: nil)
             }
             return .constant(.null)
         }
@@ -170,14 +173,15 @@ struct TableMapping {
             case .entityCode:
                 continue
             case .column(let name, let conversion, let fallback):
-                guard conversion == .none, fallback == nil, let oldColumn = oldDefinition.column(named: name),
+                guard conversion.keepsStoredValue(in: dialect), fallback == nil, let oldColumn = oldDefinition.column(named: name),
                       oldColumn.type == column.type, oldColumn.isRequired == column.isRequired, used.insert(name).inserted else { return false }
                 if name != column.name { targets.insert(column.name) }
             case .randomUUID:
                 return false
             case .constant(let value):
-                if column.isRequired && (value.isNull || SQLLiteral.literal(value) == nil) { return false }
-                if !column.isRequired, !value.isNull, SQLLiteral.literal(value) == nil { return false }
+                let literal = dialect.literal(value, for: column.attributeType)
+                if column.isRequired && (value.isNull || literal == nil) { return false }
+                if !column.isRequired, !value.isNull, literal == nil { return false }
                 targets.insert(column.name)
             }
         }

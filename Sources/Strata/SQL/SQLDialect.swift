@@ -73,6 +73,96 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The schema of temporary tables: `temp."name"` on SQLite, `pg_temp."name"` on PostgreSQL.
+    public var temporarySchema: String {
+        switch self {
+        case .sqlite: return "temp"
+        case .postgresql: return "pg_temp"
+        }
+    }
+
+    /// The larger of several values: SQLite's multi-argument `max`, PostgreSQL's `GREATEST`.
+    public func greatest(_ values: [String]) -> String {
+        switch self {
+        case .sqlite: return "max(" + values.joined(separator: ", ") + ")"
+        case .postgresql: return "GREATEST(" + values.joined(separator: ", ") + ")"
+        }
+    }
+
+    /// A new random UUID's value, for a column the step fills with one per row.
+    public var randomUUID: String {
+        switch self {
+        case .sqlite: return "randomblob(16)"
+        case .postgresql: return "gen_random_uuid()"
+        }
+    }
+
+    /// `INSERT INTO table (columns) rows`, leaving out rows whose key is already there.
+    public func insertSkippingExisting(into table: String, columns: String, rows: String) -> String {
+        switch self {
+        case .sqlite: return "INSERT OR IGNORE INTO " + table + " (" + columns + ") " + rows
+        case .postgresql: return "INSERT INTO " + table + " (" + columns + ") " + rows + " ON CONFLICT DO NOTHING"
+        }
+    }
+
+    /// `INSERT INTO table (key, value) rows`, replacing the value of a key that is already there.
+    public func insertReplacing(into table: String, key: String, value: String, rows: String) -> String {
+        switch self {
+        case .sqlite: return "INSERT OR REPLACE INTO " + table + " (" + key + ", " + value + ") " + rows
+        case .postgresql:
+            return "INSERT INTO " + table + " (" + key + ", " + value + ") " + rows + " ON CONFLICT (" + key + ") DO UPDATE SET "
+                + value + " = excluded." + value
+        }
+    }
+
+    /// `CAST(expression AS type)` for a conversion between attribute types, or nil when SQLite
+    /// reads the stored value as the new type unchanged. On PostgreSQL a `boolean` is first made
+    /// 0 or 1 (as SQLite stores it), and a `uuid` becomes its 16 bytes.
+    func cast(_ expression: String, from old: AttributeType, to new: AttributeType) -> String? {
+        switch self {
+        case .sqlite:
+            switch new {
+            case .double, .float: return old == .double || old == .float || old == .date ? nil : "CAST(" + expression + " AS REAL)"
+            case .string, .decimal: return old == .decimal || old == .url || old == .string ? nil : "CAST(" + expression + " AS TEXT)"
+            default: return nil
+            }
+        case .postgresql:
+            if old == new { return nil }
+            if old == .uuid && new == .data { return "decode(replace(CAST(" + expression + " AS text), '-', ''), 'hex')" }
+            let source = old == .bool ? "CAST(" + expression + " AS integer)" : expression
+            return old == .bool && new == .int32 ? source : "CAST(" + source + " AS " + columnType(new) + ")"
+        }
+    }
+
+    /// A stored value written into DDL (`ADD COLUMN ... DEFAULT`), as a column of `type` reads it
+    /// back exactly, or nil for a value SQL text cannot carry exactly (see ``SQLLiteral``).
+    func literal(_ value: SQLValue, for type: AttributeType?) -> String? {
+        guard let text = SQLLiteral.literal(value) else { return nil }
+        guard self == .postgresql else { return text }
+        switch (value, type) {
+        case (.integer(let number), .bool?): return number == 0 ? "false" : "true"
+        case (.blob(let bytes), .uuid?):
+            guard bytes.count == 16 else { return nil }
+            return "'" + SQLLiteral.hex(bytes) + "'::uuid"
+        case (.blob(let bytes), _): return "'\\x" + SQLLiteral.hex(bytes) + "'::bytea"
+        default: return text
+        }
+    }
+
+    /// A bound value in a place the statement does not give it a type (a `SELECT` list, a `CASE`
+    /// result): PostgreSQL would read it as text, so it is cast to the column's type there.
+    func parameter(for type: AttributeType?) -> String {
+        switch self {
+        case .sqlite: return "?"
+        case .postgresql:
+            switch type {
+            case .string?, .url?: return "CAST(? AS text)"
+            case let type?: return "CAST(? AS " + columnType(type) + ")"
+            case nil: return "CAST(? AS bigint)"
+            }
+        }
+    }
+
     /// A name Strata makes up (an index's) as the dialect keeps it whole: PostgreSQL cuts
     /// identifiers at 63 bytes, so a longer name keeps its first 46 bytes and gains a hash of the
     /// whole, and two long names that share a beginning stay apart.

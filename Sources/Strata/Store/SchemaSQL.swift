@@ -48,7 +48,8 @@ enum SchemaSQL {
         if table.hasEntityColumn { columns.append(ColumnDefinition(name: StoreLayout.entityColumn, type: dialect.integer, isRequired: true)) }
         for column in table.columns {
             let required = column.owner == table.root.name && column.attribute.map { !$0.isOptional } == true
-            columns.append(ColumnDefinition(name: column.name, type: column.sqlType(dialect), isRequired: required))
+            columns.append(ColumnDefinition(name: column.name, type: column.sqlType(dialect), isRequired: required,
+                                            attributeType: column.attribute?.type))
         }
         for column in orderColumns(of: table, layout: layout) {
             columns.append(ColumnDefinition(name: column, type: dialect.integer, isRequired: false))
@@ -104,6 +105,8 @@ struct ColumnDefinition: Sendable, Hashable {
     let type: String
     /// Whether the column is `NOT NULL`.
     let isRequired: Bool
+    /// The attribute type of an attribute's column; nil for ids, entity codes, keys and positions.
+    var attributeType: AttributeType? = nil
 
     /// `"name" TYPE [NOT NULL]`.
     var sql: String { SQLFragment.quote(name) + " " + type + (isRequired ? " NOT NULL" : "") }
