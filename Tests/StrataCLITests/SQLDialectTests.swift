@@ -7,10 +7,7 @@ struct SQLDialectTests {
     /// A model with an attribute of every type, a to-many, and an entity whose index names are
     /// longer than PostgreSQL keeps.
     private func model() throws -> String {
-        let folder = TestFolders.url("strata-sql-dialect").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data("model: Shop\nmigrationChain: [V1]\n".utf8).write(to: URL(fileURLWithPath: folder + "/model.yml"))
-        try Data("""
+        try modelFolder("strata-sql-dialect", ["model.yml": "model: Shop\nmigrationChain: [V1]\n", "V1.yml": """
         version: V1
         entities:
           Item:
@@ -38,8 +35,7 @@ struct SQLDialectTests {
               first: {type: String, indexed: true}
               second: {type: String, indexed: true}
 
-        """.utf8).write(to: URL(fileURLWithPath: folder + "/V1.yml"))
-        return folder
+        """])
     }
 
     @Test func printsPostgreSQLTypes() throws {
@@ -116,17 +112,13 @@ struct PostgreSQLMigrationSQLTests {
     /// V1 → V2: `Item.flag` goes from Bool to Int32 (the table is rebuilt), `Item.name` is renamed,
     /// and `Tag` gains a Bool with a default (added in place).
     private func model() throws -> String {
-        let folder = TestFolders.url("strata-sql-dialect").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let files = [
+        try modelFolder("strata-sql-dialect", [
             "model.yml": "model: Shop\nmigrationChain: [V1, V2]\n",
             "V1.yml": "version: V1\nentities:\n  Item:\n    attributes:\n      name: String\n      flag: Bool\n  Tag:\n    attributes:\n      label: String\n",
             "V2.yml": "version: V2\nentities:\n  Item:\n    attributes:\n      title: String\n      flag: Int32\n"
                 + "  Tag:\n    attributes:\n      label: String\n      active: {type: Bool, default: true}\n"
                 + "migration:\n  from: V1\n  entities:\n    Item:\n      attributes:\n        title: {renamedFrom: name}\n",
-        ]
-        for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
-        return folder
+        ])
     }
 
     @Test func printsTheStepInPostgreSQL() throws {
