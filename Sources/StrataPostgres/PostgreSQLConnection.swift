@@ -13,11 +13,23 @@ import Synchronization
 /// fetch), so each call here waits for postgres-nio's answer on the calling thread; the I/O itself
 /// runs on NIO's shared event loops, never on the caller's thread or Swift's cooperative pool. A
 /// connection has one user at a time, as a SQLite connection has, so it is not `Sendable`.
-final class PostgreSQLConnection {
+///
+/// Statements are written with SQLite's `?` placeholders, as everywhere in Strata, and numbered
+/// for PostgreSQL when they are made (see ``PostgreSQLPlaceholders``).
+final class PostgreSQLConnection: DatabaseConnection {
     /// The server and database this connection reached.
     let address: PostgreSQLAddress
     private let connection: PostgresConnection
     private var isClosed = false
+    private var cache: [String: PostgreSQLStatement] = [:]
+    /// Whether a transaction is open: set by `BEGIN`, cleared by `COMMIT`, `ROLLBACK` and failures
+    /// of the connection.
+    private(set) var isInTransaction = false
+    /// Rows changed by the last statement.
+    private(set) var changes = 0
+
+    /// PostgreSQL's SQL.
+    var dialect: SQLDialect { .postgresql }
 
     /// The rows a statement returned, and how many rows it changed.
     struct Result {
@@ -80,12 +92,24 @@ final class PostgreSQLConnection {
     /// Runs one statement with `$1`, `$2`, ... bound to `arguments`, and returns all its rows.
     @discardableResult
     func query(_ sql: String, _ arguments: [SQLValue] = []) throws(StrataError) -> Result {
+        try run(sql, arguments, as: sql)
+    }
+
+    /// Runs `sql` (placeholders numbered) with `arguments`; errors name `original`, the SQL as
+    /// Strata wrote it.
+    func run(_ sql: String, _ arguments: [SQLValue], as original: String) throws(StrataError) -> Result {
         let query = PostgresQuery(unsafeSQL: sql, binds: PostgreSQLValues.bindings(arguments))
         let answer: PostgresQueryResult
         do {
             answer = try connection.query(query, logger: Self.quietLogger).wait()
         } catch {
-            throw failure(error, sql: sql)
+            if isBroken { isInTransaction = false }
+            throw failure(error, sql: original)
+        }
+        switch answer.metadata.command {
+        case "BEGIN": isInTransaction = true
+        case "COMMIT", "ROLLBACK": isInTransaction = false
+        default: break
         }
         var columns: [String] = []
         var rows: [[SQLValue]] = []
@@ -99,12 +123,42 @@ final class PostgreSQLConnection {
             }
             rows.append(values)
         }
-        return Result(columns: columns, rows: rows, changes: answer.metadata.rows ?? 0)
+        changes = answer.metadata.rows ?? 0
+        return Result(columns: columns, rows: rows, changes: changes)
     }
 
-    /// Runs statements that return nothing and bind nothing (DDL, `BEGIN`, `SET`).
+    /// Runs a statement that returns nothing and binds nothing (DDL, `BEGIN`, `SET`).
     func execute(_ sql: String) throws(StrataError) {
         try query(sql)
+    }
+
+    /// `BEGIN ISOLATION LEVEL READ COMMITTED`, then the store's write lock: a transaction-level
+    /// advisory lock that every Strata writer of the database takes, released at commit or rollback.
+    func beginWriteTransaction() throws(StrataError) {
+        try execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+        do {
+            try execute("SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The advisory lock key of Strata's write lock: "strata" in ASCII.
+    static let writeLockKey: Int64 = 0x7374_7261_7461
+
+    func cachedStatement(_ sql: String) throws(StrataError) -> any DatabaseStatement {
+        if let statement = cache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = PostgreSQLStatement(connection: self, sql: sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    func prepare(_ sql: String) throws(StrataError) -> any DatabaseStatement {
+        PostgreSQLStatement(connection: self, sql: sql)
     }
 
     /// Closes the connection; a closed connection is not used again.

@@ -79,3 +79,52 @@ struct PostgreSQLConnectionTests {
         }
     }
 }
+
+@Suite("PostgreSQL connections as the runtime drives them", Postgres.available)
+struct PostgreSQLDatabaseConnectionTests {
+    @Test func statementsBindStepAndRead() throws {
+        let url = try Postgres.newDatabaseURL()
+        let connection: any DatabaseConnection = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
+        #expect(connection.dialect == .postgresql)
+        try connection.execute(#"CREATE TABLE "t?" (id bigint PRIMARY KEY, name text COLLATE "C", ratio double precision)"#)
+        let insert = try connection.cachedStatement(#"INSERT INTO "t?" (id, name, ratio) VALUES (?, ?, ?)"#)
+        for (id, name) in [(1, "b"), (2, "a"), (3, "c")] {
+            insert.bind(Int64(id), at: 1)
+            insert.bind(name, at: 2)
+            insert.bind(-0.0, at: 3)
+            #expect(try insert.step() == false)
+            #expect(connection.changes == 1)
+            insert.reset()
+        }
+        let select = try connection.cachedStatement(#"SELECT id, name, ratio FROM "t?" WHERE id >= ? ORDER BY name"#)
+        select.bind([.integer(2)])
+        var rows: [[SQLValue]] = []
+        while try select.step() {
+            rows.append((0..<select.columnCount).map { select.row.value($0) })
+        }
+        #expect(rows == [[.integer(2), .text("a"), .real(-0.0)], [.integer(3), .text("c"), .real(-0.0)]])
+        #expect(select.columnName(1) == "name")
+        #expect(select.row.double(2).sign == .minus)
+        // The cached statement comes back reset: bindings cleared, rows forgotten.
+        let again = try connection.cachedStatement(#"SELECT id, name, ratio FROM "t?" WHERE id >= ? ORDER BY name"#)
+        #expect(again === select)
+        again.bind(Int64(3), at: 1)
+        #expect(try again.step())
+        #expect(again.row.int64(0) == 3)
+        #expect(try again.step() == false)
+    }
+
+    @Test func theWriteLockIsHeldUntilCommit() throws {
+        let url = try Postgres.newDatabaseURL()
+        let writer = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
+        let other = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
+        let tryLock = "SELECT pg_try_advisory_lock(\(PostgreSQLConnection.writeLockKey)) AS taken"
+        #expect(writer.isInTransaction == false)
+        try writer.beginWriteTransaction()
+        #expect(writer.isInTransaction)
+        #expect(try other.query(tryLock).rows == [[.integer(0)]])
+        try writer.execute("COMMIT")
+        #expect(writer.isInTransaction == false)
+        #expect(try other.query(tryLock).rows == [[.integer(1)]])
+    }
+}

@@ -44,7 +44,7 @@ extension ObjectContext {
     }
 
     /// Every row of a plan as a registered object, handed to `each` with its row.
-    private func load(_ plan: FetchPlan, storage: StorageHandle, _ each: (StrataObject, SQLiteRow) -> Void) throws(StrataError) {
+    private func load(_ plan: FetchPlan, storage: StorageHandle, _ each: (StrataObject, DatabaseRow) -> Void) throws(StrataError) {
         let connection = try readingConnection(storage, tweak: Tweak())
         let statement = try connection.cachedStatement(plan.sql.text)
         statement.bind(plan.sql.arguments)

@@ -34,7 +34,7 @@ extension ObjectContext {
 
     /// The connection a fetch reads: in a transaction, pending changes are written first unless
     /// the tweak asks for committed data only.
-    func readingConnection(_ storage: StorageHandle, tweak: Tweak) throws(StrataError) -> SQLiteConnection {
+    func readingConnection(_ storage: StorageHandle, tweak: Tweak) throws(StrataError) -> any DatabaseConnection {
         if kind == .transaction {
             if tweak.includesPendingChanges {
                 try flush()
@@ -172,25 +172,25 @@ extension ObjectContext {
 
     /// A new object of this context, read from a row.
     @inline(__always)
-    private func read(_ row: SQLiteRow, kind: FetchPlan.Kind, key: ObjectKey) -> StrataObject {
+    private func read(_ row: DatabaseRow, kind: FetchPlan.Kind, key: ObjectKey) -> StrataObject {
         kind.map.withUnsafeBufferPointer { map in read(row, layout: kind.layout, map: map, key: key, token: token) }
     }
 
     /// A new object of `layout` read from a row through a column map.
     @inline(__always)
-    private func read(_ row: SQLiteRow, layout: EntityLayout, map: UnsafeBufferPointer<Int32>, key: ObjectKey, token: ContextToken) -> StrataObject {
+    private func read(_ row: DatabaseRow, layout: EntityLayout, map: UnsafeBufferPointer<Int32>, key: ObjectKey, token: ContextToken) -> StrataObject {
         let object = layout.type.init()
         object.key = key
         object.layout = layout
         object.token = token
         object.isWritten = true
-        var reader = RowReader(.statement(row), map: map)
+        var reader = RowReader(row, map: map)
         object.readColumns(&reader)
         return object
     }
 
     /// The registered object of a row, or a new one read from it and registered.
-    func materialize(_ row: SQLiteRow, plan: FetchPlan, storage: Int32) -> StrataObject? {
+    func materialize(_ row: DatabaseRow, plan: FetchPlan, storage: Int32) -> StrataObject? {
         guard let kind = plan.kind(of: row) else { return nil }
         let key = ObjectKey(storage: storage, table: kind.table, rowID: row.int64(0))
         let object = registered.object(for: key) { read(row, kind: kind, key: key) }

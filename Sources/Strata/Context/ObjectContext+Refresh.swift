@@ -3,7 +3,7 @@
 extension ObjectContext {
     /// Reads the stored row of each object, in chunks, and passes it with the row's kind; returns
     /// the keys whose rows exist.
-    private func readStoredRows(of objects: [StrataObject], _ each: (StrataObject, FetchPlan.Kind, SQLiteRow) -> Void) throws(StrataError) -> Set<ObjectKey> {
+    private func readStoredRows(of objects: [StrataObject], _ each: (StrataObject, FetchPlan.Kind, DatabaseRow) -> Void) throws(StrataError) -> Set<ObjectKey> {
         let byKey = Dictionary(objects.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         var seen: Set<ObjectKey> = []
         try forEachStoredRow(Array(byKey.keys)) { key, plan, row in
@@ -17,7 +17,7 @@ extension ObjectContext {
     /// Reads the rows of some keys, table by table in chunks of ids, through a plan of the
     /// table's root entity (so each row's columns are where its kind says); rows that are gone
     /// are skipped.
-    func forEachStoredRow(_ keys: [ObjectKey], _ each: (ObjectKey, FetchPlan, SQLiteRow) -> Void) throws(StrataError) {
+    func forEachStoredRow(_ keys: [ObjectKey], _ each: (ObjectKey, FetchPlan, DatabaseRow) -> Void) throws(StrataError) {
         var groups: [ObjectKey: [Int64]] = [:]
         for key in keys { groups[ObjectKey(storage: key.storage, table: key.table, rowID: 0), default: []].append(key.rowID) }
         for (group, ids) in groups {
@@ -47,7 +47,7 @@ extension ObjectContext {
     static func setValues(_ values: [SQLValue], of object: StrataObject) {
         let identity = (0..<Int32(values.count)).map { $0 }
         identity.withUnsafeBufferPointer { map in
-            var reader = RowReader(.values(values), map: map)
+            var reader = RowReader(values: values, map: map)
             object.readColumns(&reader)
         }
     }
@@ -79,7 +79,7 @@ extension ObjectContext {
         let seen = try readStoredRows(of: objects) { object, kind, row in
             let before = changed == nil ? [] : Self.currentValues(of: object)
             kind.map.withUnsafeBufferPointer { map in
-                var reader = RowReader(.statement(row), map: map)
+                var reader = RowReader(row, map: map)
                 object.readColumns(&reader)
             }
             guard let changed else { return }

@@ -3,7 +3,7 @@
 extension ObjectContext {
     /// Starts a read transaction on a storage's connection unless one is open, and tells
     /// `snapshotStarted`, whose first read pins the snapshot.
-    func beginSnapshot(_ storage: Int32, on connection: SQLiteConnection) throws(StrataError) {
+    func beginSnapshot(_ storage: Int32, on connection: any DatabaseConnection) throws(StrataError) {
         guard kind != .transaction, !openSnapshots.contains(storage) else { return }
         try connection.execute("BEGIN")
         openSnapshots.insert(storage)
@@ -22,7 +22,7 @@ extension ObjectContext {
     }
 
     /// The commit count a storage's snapshot holds (see `CommitLog`).
-    static func commitCount(_ connection: SQLiteConnection) throws(StrataError) -> Int64 {
+    static func commitCount(_ connection: any DatabaseConnection) throws(StrataError) -> Int64 {
         let statement = try connection.cachedStatement("SELECT CAST(value AS INTEGER) FROM " + SQLFragment.quote(SchemaSQL.metadataTable)
                                                        + " WHERE key = 'commits'")
         defer { statement.reset() }

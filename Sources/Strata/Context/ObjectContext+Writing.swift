@@ -105,28 +105,19 @@ extension ObjectContext {
     }
 
     /// The writer connection of a storage inside its open SQLite transaction.
-    func beginWriting(_ storage: Int32) throws(StrataError) -> SQLiteConnection {
+    func beginWriting(_ storage: Int32) throws(StrataError) -> any DatabaseConnection {
         try begin(storage)
     }
 
-    private func begin(_ storage: Int32) throws(StrataError) -> SQLiteConnection {
+    private func begin(_ storage: Int32) throws(StrataError) -> any DatabaseConnection {
         let connection = try connection(for: storage)
         if !openTransactions.contains(storage) { try beginImmediate(storage, on: connection) }
         return connection
     }
 
-    /// Opens the SQLite write transaction of a storage; a lock held too long is `storeBusy`.
-    /// A file deleted or moved while open is refused: writes to it would vanish when it closes.
-    func beginImmediate(_ storage: Int32, on connection: SQLiteConnection) throws(StrataError) {
-        if connection.fileHasMoved { throw .storeMoved(file: connection.path) }
-        do {
-            try connection.execute("BEGIN IMMEDIATE")
-        } catch {
-            if case .sqlite(let code, _, _) = error, code & 0xFF == 5 || code & 0xFF == 6 {
-                throw .storeBusy(file: connection.path, milliseconds: Int(connection.busyTimeoutMilliseconds))
-            }
-            throw error
-        }
+    /// Opens the write transaction of a storage (see ``DatabaseConnection/beginWriteTransaction()``).
+    func beginImmediate(_ storage: Int32, on connection: any DatabaseConnection) throws(StrataError) {
+        try connection.beginWriteTransaction()
         openTransactions.insert(storage)
         try takeRowIDsOfOthers(storage, on: connection)
     }
@@ -135,7 +126,7 @@ extension ObjectContext {
     /// this stack last knew it, moves the row-id counters past the ids it used, and drops this
     /// context's reserved ids below them. Objects created before the lock (in an unsafe
     /// transaction) keep their ids; one that another writer took fails its commit.
-    private func takeRowIDsOfOthers(_ storage: Int32, on connection: SQLiteConnection) throws(StrataError) {
+    private func takeRowIDsOfOthers(_ storage: Int32, on connection: any DatabaseConnection) throws(StrataError) {
         let count = try Self.commitCount(connection)
         guard core.knownCommitCount(storage) != count, let handle = core.storages.first(where: { $0.index == storage }) else { return }
         let floors = try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
@@ -166,7 +157,7 @@ extension ObjectContext {
     private func insertUnwritten() throws(StrataError) {
         var currentLayout: EntityLayout?
         var currentStorage: Int32 = -1
-        var statement: SQLiteStatement?
+        var statement: (any DatabaseStatement)?
         var firstColumn: Int32 = 2
         for object in unwritten {
             guard let layout = object.layout else { continue }

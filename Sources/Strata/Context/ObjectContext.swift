@@ -13,10 +13,10 @@ final class ObjectContext {
 
     let core: StackCore
     let kind: Kind
-    private let openConnection: (StorageHandle) throws(StrataError) -> SQLiteConnection
-    private let openReader: (StorageHandle) throws(StrataError) -> SQLiteConnection
-    private(set) var connections: [Int32: SQLiteConnection] = [:]
-    private var committedConnections: [Int32: SQLiteConnection] = [:]
+    private let openConnection: (StorageHandle) throws(StrataError) -> any DatabaseConnection
+    private let openReader: (StorageHandle) throws(StrataError) -> any DatabaseConnection
+    private(set) var connections: [Int32: any DatabaseConnection] = [:]
+    private var committedConnections: [Int32: any DatabaseConnection] = [:]
 
     // The state below is touched for every object created, read or written, so it opts out of
     // run-time exclusivity checks: that is sound because a context is confined to one isolation
@@ -26,7 +26,7 @@ final class ObjectContext {
     /// Storages whose read transaction is open (main and read contexts; see `beginSnapshot`).
     @exclusivity(unchecked) var openSnapshots: Set<Int32> = []
     /// Told when a snapshot of a storage starts, before anything else reads it.
-    var snapshotStarted: ((Int32, SQLiteConnection) throws(StrataError) -> Void)?
+    var snapshotStarted: ((Int32, any DatabaseConnection) throws(StrataError) -> Void)?
 
     /// One object per row. The main context drops objects nothing else holds (see ``purge()``).
     @exclusivity(unchecked) var registered = Registry()
@@ -89,8 +89,8 @@ final class ObjectContext {
 
     /// A context whose own connections come from `openConnection`; `openReader` gives a
     /// transaction read-only connections for fetches that skip its pending changes.
-    init(core: StackCore, kind: Kind, openConnection: @escaping (StorageHandle) throws(StrataError) -> SQLiteConnection,
-         openReader: @escaping (StorageHandle) throws(StrataError) -> SQLiteConnection) {
+    init(core: StackCore, kind: Kind, openConnection: @escaping (StorageHandle) throws(StrataError) -> any DatabaseConnection,
+         openReader: @escaping (StorageHandle) throws(StrataError) -> any DatabaseConnection) {
         self.core = core
         self.kind = kind
         self.openConnection = openConnection
@@ -101,7 +101,7 @@ final class ObjectContext {
 
     /// The connection of a storage, opened on first use; outside a transaction, inside the
     /// snapshot this context reads.
-    func connection(for storage: Int32) throws(StrataError) -> SQLiteConnection {
+    func connection(for storage: Int32) throws(StrataError) -> any DatabaseConnection {
         if let connection = connections[storage] {
             if kind != .transaction, !openSnapshots.contains(storage) { try beginSnapshot(storage, on: connection) }
             if readsUnderWriteLock, !openTransactions.contains(storage) { try beginImmediate(storage, on: connection) }
@@ -117,14 +117,14 @@ final class ObjectContext {
 
     /// Ends the snapshots and hands over this context's connections (for a read context going
     /// back to the pool).
-    func releaseConnections() -> [Int32: SQLiteConnection] {
+    func releaseConnections() -> [Int32: any DatabaseConnection] {
         endSnapshots()
         defer { connections.removeAll() }
         return connections
     }
 
     /// A read-only connection that sees only committed data.
-    func committedConnection(for storage: StorageHandle) throws(StrataError) -> SQLiteConnection {
+    func committedConnection(for storage: StorageHandle) throws(StrataError) -> any DatabaseConnection {
         if let connection = committedConnections[storage.index] { return connection }
         let connection = try openReader(storage)
         committedConnections[storage.index] = connection

@@ -19,7 +19,7 @@ struct FetchPlan {
 
     /// The kind of a result row, by its entity code.
     @inline(__always)
-    func kind(of row: SQLiteRow) -> Kind? {
+    func kind(of row: DatabaseRow) -> Kind? {
         let code = hasEntityColumn ? Int(row.int64(1)) : 0
         return code >= 0 && code < kindsByCode.count ? kindsByCode[code] : nil
     }

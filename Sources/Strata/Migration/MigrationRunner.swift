@@ -1,7 +1,7 @@
 /// Runs a migration's steps on a store's connection, all of them in one SQLite transaction: the
 /// store ends at the destination version, or, whatever fails, exactly as it was.
 struct MigrationRunner {
-    let connection: SQLiteConnection
+    let connection: any DatabaseConnection
     let history: SchemaHistory
     /// The store's file, for error messages.
     let file: String
@@ -90,8 +90,8 @@ struct MigrationRunner {
         columns += rows.attributeColumns + rows.copiedColumns.map(\.destination)
         let insertSQL = "INSERT INTO " + q(rows.destinationTable) + " (" + columns.map(q).joined(separator: ", ") + ") VALUES ("
             + columns.map { _ in "?" }.joined(separator: ", ") + ")"
-        let reader: SQLiteStatement
-        let insert: SQLiteStatement
+        let reader: any DatabaseStatement
+        let insert: any DatabaseStatement
         var rowCount = 0
         var idOffset: Int64 = 0
         do {

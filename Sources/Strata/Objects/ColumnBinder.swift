@@ -10,7 +10,7 @@ import Foundation
 /// generated method costs the type checker one candidate per call, not a search through overloads.
 public struct ColumnBinder {
     enum Target {
-        case statement(SQLiteStatement)
+        case statement(any DatabaseStatement)
         case capture
     }
 
@@ -28,14 +28,14 @@ public struct ColumnBinder {
     private(set) var failure: StrataError?
 
     /// A binder writing every column to parameters `firstParameter`, `firstParameter + 1`, ...
-    init(statement: SQLiteStatement, firstParameter: Int32) {
+    init(statement: any DatabaseStatement, firstParameter: Int32) {
         target = .statement(statement)
         selection = nil
         nextParameter = firstParameter
     }
 
     /// A binder writing the columns in `columns` to parameters 1, 2, ... in ordinal order.
-    init(statement: SQLiteStatement, columns: ColumnSet) {
+    init(statement: any DatabaseStatement, columns: ColumnSet) {
         target = .statement(statement)
         selection = columns
         nextParameter = 1

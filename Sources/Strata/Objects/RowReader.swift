@@ -3,14 +3,9 @@ import Foundation
 /// Reads the stored columns of one object, in the order its entity declares them.
 ///
 /// Generated `readColumns(_:)` methods call one typed read per column, ancestors first; the reader
-/// maps each to its position in the current row, which comes either straight from SQLite or, when
-/// a commit refreshes the main context, from captured values.
+/// maps each to its position in the current row, which comes either straight from SQLite or from
+/// values (a backend's decoded row, or those a commit captured to refresh the main context).
 public struct RowReader {
-    enum Source {
-        case statement(SQLiteRow)
-        case values([SQLValue])
-    }
-
     private let statement: OpaquePointer?
     /// Captured values, when reading those; nil when reading a statement (so a reader of a row
     /// retains no array).
@@ -19,15 +14,17 @@ public struct RowReader {
     private let map: UnsafeBufferPointer<Int32>
     var ordinal = 0
 
-    init(_ source: Source, map: UnsafeBufferPointer<Int32>) {
-        switch source {
-        case .statement(let row):
-            statement = row.handle
-            values = nil
-        case .values(let captured):
-            statement = nil
-            values = captured
-        }
+    /// A reader of a statement's current row.
+    init(_ row: DatabaseRow, map: UnsafeBufferPointer<Int32>) {
+        statement = row.sqlite?.handle
+        values = row.values
+        self.map = map
+    }
+
+    /// A reader of captured values.
+    init(values: [SQLValue], map: UnsafeBufferPointer<Int32>) {
+        statement = nil
+        self.values = values
         self.map = map
     }
 

@@ -9,13 +9,16 @@ import Darwin
 ///
 /// A connection is used by one isolation domain at a time (the writer queue, the main actor, or
 /// one read context), so it is deliberately not `Sendable`.
-final class SQLiteConnection {
+final class SQLiteConnection: DatabaseConnection {
     let handle: OpaquePointer
     /// The file path, or ":memory:"-style names for in-memory databases.
     let path: String
     /// How long a statement waits for a lock another connection holds.
     let busyTimeoutMilliseconds: Int32
     private var cache: [String: SQLiteStatement] = [:]
+
+    /// SQLite's SQL.
+    var dialect: SQLDialect { .sqlite }
 
     /// Opens (and, when writable, creates) a database.
     init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32 = 5_000) throws(StrataError) {
@@ -55,6 +58,21 @@ final class SQLiteConnection {
         }
     }
 
+    /// `BEGIN IMMEDIATE`: the write lock is taken now, not at the first write. A file deleted or
+    /// moved while open is refused (writes to it would vanish when it closes), and a lock held
+    /// longer than the busy timeout is `storeBusy`.
+    func beginWriteTransaction() throws(StrataError) {
+        if fileHasMoved { throw .storeMoved(file: path) }
+        do {
+            try execute("BEGIN IMMEDIATE")
+        } catch {
+            if case .sqlite(let code, _, _) = error, code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED {
+                throw .storeBusy(file: path, milliseconds: Int(busyTimeoutMilliseconds))
+            }
+            throw error
+        }
+    }
+
     /// The error for a failed call: a full disk as `storeFull`, running out of file descriptors
     /// said in the message, anything else as SQLite reported it.
     private func failure(_ code: Int32, message: String, sql: String) -> StrataError {
@@ -76,7 +94,12 @@ final class SQLiteConnection {
     }
 
     /// A statement prepared once per connection and reused: reset and cleared before it is returned.
-    func cachedStatement(_ sql: String) throws(StrataError) -> SQLiteStatement {
+    func cachedStatement(_ sql: String) throws(StrataError) -> any DatabaseStatement {
+        try cachedSQLiteStatement(sql)
+    }
+
+    /// ``cachedStatement(_:)``, as the SQLite statement it is.
+    func cachedSQLiteStatement(_ sql: String) throws(StrataError) -> SQLiteStatement {
         if let statement = cache[sql] {
             statement.reset()
             return statement
@@ -87,7 +110,12 @@ final class SQLiteConnection {
     }
 
     /// A new statement.
-    func prepare(_ sql: String, persistent: Bool = false) throws(StrataError) -> SQLiteStatement {
+    func prepare(_ sql: String) throws(StrataError) -> any DatabaseStatement {
+        try prepare(sql, persistent: false)
+    }
+
+    /// A new statement; a persistent one is meant to be kept and reused.
+    func prepare(_ sql: String, persistent: Bool) throws(StrataError) -> SQLiteStatement {
         var pointer: OpaquePointer?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
         let code = sqlite3_prepare_v3(handle, sql, -1, flags, &pointer, nil)

@@ -1,7 +1,7 @@
 import CSQLite
 
 /// A prepared statement: bind by index, step, read columns by index.
-final class SQLiteStatement {
+final class SQLiteStatement: DatabaseStatement {
     let handle: OpaquePointer
     let sql: String
     private unowned let connection: SQLiteConnection
@@ -33,13 +33,6 @@ final class SQLiteStatement {
             let error = connection.error(code, sql: sql)
             sqlite3_reset(handle)
             throw error
-        }
-    }
-
-    /// Binds every value in order, starting at index 1.
-    func bind(_ values: [SQLValue]) {
-        for (offset, value) in values.enumerated() {
-            bind(value, at: Int32(offset + 1))
         }
     }
 
@@ -80,7 +73,7 @@ final class SQLiteStatement {
     }
 
     /// The current row.
-    var row: SQLiteRow { SQLiteRow(handle: handle) }
+    var row: DatabaseRow { DatabaseRow(sqlite: SQLiteRow(handle: handle)) }
 
     /// Number of result columns.
     var columnCount: Int32 { sqlite3_column_count(handle) }

@@ -89,7 +89,7 @@ final class MainContext {
     }
 
     /// Brings the objects of a storage to the state of a snapshot that has just started.
-    private func snapshotStarted(_ storage: Int32, _ connection: SQLiteConnection) throws(StrataError) {
+    private func snapshotStarted(_ storage: Int32, _ connection: any DatabaseConnection) throws(StrataError) {
         let counter = try ObjectContext.commitCount(connection)
         let (parts, overflowed) = core.commits.take(storage, upTo: counter)
         guard applied[storage] != nil else {

@@ -8,7 +8,7 @@ final class ReaderPool: Sendable {
     // it out of the mutex-guarded pool (and is then its only user, on one thread at a time) and
     // puts it back when done, so the connection never has two users at once.
     private struct Parked: @unchecked Sendable {
-        let connection: SQLiteConnection
+        let connection: any DatabaseConnection
     }
 
     /// The most connections kept per storage.
@@ -17,13 +17,13 @@ final class ReaderPool: Sendable {
     private let parked = Mutex<[Int32: [Parked]]>([:])
 
     /// A parked connection of a storage, or a new one.
-    func take(_ handle: StorageHandle) throws(StrataError) -> SQLiteConnection {
+    func take(_ handle: StorageHandle) throws(StrataError) -> any DatabaseConnection {
         if let reused = parked.withLock({ $0[handle.index]?.popLast() }) { return reused.connection }
         return try SQLiteConnection(path: handle.path, readOnly: true)
     }
 
     /// Parks connections a read context no longer uses; beyond the capacity they are closed.
-    func giveBack(_ connections: [Int32: SQLiteConnection]) {
+    func giveBack(_ connections: [Int32: any DatabaseConnection]) {
         let boxes = connections.map { ($0.key, Parked(connection: $0.value)) }
         parked.withLock { pool in
             for (storage, box) in boxes where pool[storage, default: []].count < Self.capacity {

@@ -8,7 +8,7 @@ final class Writer: @unchecked Sendable {
     let queue: DispatchQueue
     private static let key = DispatchSpecificKey<UInt>()
     private let token: UInt
-    private var connections: [Int32: SQLiteConnection] = [:]
+    private var connections: [Int32: any DatabaseConnection] = [:]
 
     init(label: String) {
         queue = DispatchQueue(label: label)
@@ -20,13 +20,13 @@ final class Writer: @unchecked Sendable {
     var isOnQueue: Bool { DispatchQueue.getSpecific(key: Writer.key) == token }
 
     /// Records a storage's writer connection. Call on the queue.
-    func adopt(_ connection: SQLiteConnection, for storage: Int32) {
+    func adopt(_ connection: any DatabaseConnection, for storage: Int32) {
         dispatchPrecondition(condition: .onQueue(queue))
         connections[storage] = connection
     }
 
     /// A storage's writer connection. Call on the queue.
-    func connection(for storage: Int32) throws(StrataError) -> SQLiteConnection {
+    func connection(for storage: Int32) throws(StrataError) -> any DatabaseConnection {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let connection = connections[storage] else { throw .noStorage(entity: "storage #\(storage)") }
         return connection

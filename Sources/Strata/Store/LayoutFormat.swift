@@ -26,7 +26,7 @@ enum LayoutFormat {
 
     /// Brings a store of `version` from `format` to the current format, in one transaction: a
     /// crash leaves it whole in the old format or whole in the new.
-    static func upgrade(_ connection: SQLiteConnection, from format: Int, version: ModelVersion) throws(StrataError) {
+    static func upgrade(_ connection: any DatabaseConnection, from format: Int, version: ModelVersion) throws(StrataError) {
         guard format < current else { return }
         let layout = StoreLayout(version: version, types: [:])
         let existing = Set(try StoreOpener.rows(connection, "SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { String(sqlValue: $0[0]) })

@@ -3,7 +3,7 @@
 ///
 /// Package access: apps use it through `StrataTesting`, never directly.
 package final class SeedWriter {
-    private let connection: SQLiteConnection
+    private let connection: any DatabaseConnection
     private let layout: StoreLayout
     private let file: String
     /// To-many values, written once every row exists.

@@ -14,7 +14,7 @@ enum StoreOpener {
 
     /// The writer connection of a storage, ready to use: created, checked, or migrated.
     static func open(_ handle: StorageHandle, core: StackCore, options: LocalStorageOptions, durability: Durability = .normal,
-                     policy: MigrationPolicy) throws(StrataError) -> SQLiteConnection {
+                     policy: MigrationPolicy) throws(StrataError) -> any DatabaseConnection {
         if !handle.isInMemory {
             let folder = URL(fileURLWithPath: handle.path).deletingLastPathComponent()
             do {
@@ -49,7 +49,7 @@ enum StoreOpener {
     }
 
     /// Reads a store's metadata and recognises its version.
-    static func state(of connection: SQLiteConnection, file: String, history: SchemaHistory) throws(StrataError) -> StoreState {
+    static func state(of connection: any DatabaseConnection, file: String, history: SchemaHistory) throws(StrataError) -> StoreState {
         let tables = Set(try rows(connection, "SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { String(sqlValue: $0[0]) })
         if tables.isEmpty { return .empty }
         guard tables.contains(SchemaSQL.metadataTable) else {
@@ -76,7 +76,7 @@ enum StoreOpener {
     }
 
     private static func openChecked(_ handle: StorageHandle, core: StackCore, options: LocalStorageOptions, durability: Durability,
-                                    policy: MigrationPolicy) throws(StrataError) -> SQLiteConnection {
+                                    policy: MigrationPolicy) throws(StrataError) -> any DatabaseConnection {
         // Look before touching: an existing file is first read through a connection that cannot
         // write (see StoreProbe), so one that is not a store this model can open now (another
         // database, another model, an unknown version, a migration this call may not run) is
@@ -124,7 +124,7 @@ enum StoreOpener {
 
     /// Brings an existing store written in an older layout format to the current one, before any
     /// migration reads it.
-    private static func upgradeLayoutFormat(_ connection: SQLiteConnection, state: StoreState, history: SchemaHistory,
+    private static func upgradeLayoutFormat(_ connection: any DatabaseConnection, state: StoreState, history: SchemaHistory,
                                             file: String) throws(StrataError) {
         let versionName: String
         switch state {
@@ -140,7 +140,7 @@ enum StoreOpener {
     }
 
     /// A connection to the storage's file that has read its schema, or the error naming the file.
-    private static func connect(_ handle: StorageHandle, readOnly: Bool) throws(StrataError) -> SQLiteConnection {
+    private static func connect(_ handle: StorageHandle, readOnly: Bool) throws(StrataError) -> any DatabaseConnection {
         do {
             let connection = try SQLiteConnection(path: handle.path, readOnly: readOnly, busyTimeoutMilliseconds: handle.busyTimeoutMilliseconds)
             try connection.execute("PRAGMA schema_version")
@@ -176,7 +176,7 @@ enum StoreOpener {
         }
     }
 
-    private static func createSchema(_ connection: SQLiteConnection, handle: StorageHandle, core: StackCore) throws(StrataError) {
+    private static func createSchema(_ connection: any DatabaseConnection, handle: StorageHandle, core: StackCore) throws(StrataError) {
         try connection.execute("BEGIN IMMEDIATE")
         do {
             try createSchema(connection, layout: core.layout, model: core.history.modelName, configuration: handle.configuration,
@@ -190,7 +190,7 @@ enum StoreOpener {
 
     /// Creates the tables of `layout` that hold `entities`, and the metadata naming the model,
     /// version and configuration; inside the caller's transaction.
-    static func createSchema(_ connection: SQLiteConnection, layout: StoreLayout, model: String, configuration: String,
+    static func createSchema(_ connection: any DatabaseConnection, layout: StoreLayout, model: String, configuration: String,
                              entities: Set<String>) throws(StrataError) {
         let tables = Set(layout.tables.filter { table in table.entities.contains(where: entities.contains) }.map(\.name))
         for statement in SchemaSQL.create(layout, tables: tables) { try connection.execute(statement) }
@@ -205,7 +205,7 @@ enum StoreOpener {
     }
 
     /// The next row id of each table of the storage: past both the largest id and the recorded sequence.
-    static func nextRowIDs(_ connection: SQLiteConnection, handle: StorageHandle, core: StackCore) throws(StrataError) -> [Int32: Int64] {
+    static func nextRowIDs(_ connection: any DatabaseConnection, handle: StorageHandle, core: StackCore) throws(StrataError) -> [Int32: Int64] {
         var sequences: [String: Int64] = [:]
         for row in try rows(connection, "SELECT name, value FROM " + SQLFragment.quote(SchemaSQL.sequenceTable)) {
             if let name = String(sqlValue: row[0]), let value = Int64(sqlValue: row[1]) { sequences[name] = value }
@@ -220,7 +220,7 @@ enum StoreOpener {
     }
 
     /// The key-value pairs of a store's metadata table.
-    static func metadata(of connection: SQLiteConnection) throws(StrataError) -> [String: String] {
+    static func metadata(of connection: any DatabaseConnection) throws(StrataError) -> [String: String] {
         var metadata: [String: String] = [:]
         for row in try rows(connection, "SELECT key, value FROM " + SQLFragment.quote(SchemaSQL.metadataTable)) {
             if let key = String(sqlValue: row[0]), let value = String(sqlValue: row[1]) { metadata[key] = value }
@@ -229,7 +229,7 @@ enum StoreOpener {
     }
 
     /// Every row of a query, as values.
-    static func rows(_ connection: SQLiteConnection, _ sql: String, _ arguments: [SQLValue] = []) throws(StrataError) -> [[SQLValue]] {
+    static func rows(_ connection: any DatabaseConnection, _ sql: String, _ arguments: [SQLValue] = []) throws(StrataError) -> [[SQLValue]] {
         let statement = try connection.prepare(sql)
         statement.bind(arguments)
         var result: [[SQLValue]] = []

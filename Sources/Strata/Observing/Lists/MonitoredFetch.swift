@@ -65,7 +65,7 @@ struct MonitoredFetch {
     }
 
     /// The entry of a result row, or nil for a row of another entity.
-    private func entry(_ row: SQLiteRow) -> ListEntry? {
+    private func entry(_ row: DatabaseRow) -> ListEntry? {
         let hasEntityColumn = entity.entityCode != nil
         guard let name = entityNames[hasEntityColumn ? row.int64(1) : 0] else { return nil }
         let first: Int32 = hasEntityColumn ? 2 : 1

@@ -1,0 +1,73 @@
+/// A connection to a store's database: the seam between the runtime, which builds statements and
+/// reads rows, and a backend (SQLite in this module, PostgreSQL in `StrataPostgres`).
+///
+/// A connection has one user at a time (the writer queue, the main actor, one read context), so
+/// implementations need not be thread-safe and are not `Sendable`.
+package protocol DatabaseConnection: AnyObject {
+    /// The SQL the connection speaks.
+    var dialect: SQLDialect { get }
+
+    /// Runs SQL that binds nothing and returns nothing (DDL, transaction control).
+    func execute(_ sql: String) throws(StrataError)
+
+    /// Opens a transaction that holds the store's write lock until it ends, so nothing another
+    /// connection commits comes between what it reads and what it writes. A lock held elsewhere
+    /// for too long is ``StrataError/storeBusy(file:milliseconds:)``.
+    func beginWriteTransaction() throws(StrataError)
+
+    /// A statement prepared once per connection and reused: reset and cleared before it is returned.
+    func cachedStatement(_ sql: String) throws(StrataError) -> any DatabaseStatement
+
+    /// A new statement, used once.
+    func prepare(_ sql: String) throws(StrataError) -> any DatabaseStatement
+
+    /// Rows changed by the last statement.
+    var changes: Int { get }
+
+    /// Whether a transaction is open.
+    var isInTransaction: Bool { get }
+}
+
+/// A statement of a ``DatabaseConnection``: bind by index (from 1), step through the rows, read
+/// the current one.
+package protocol DatabaseStatement: AnyObject {
+    /// Resets the statement and clears its bindings.
+    func reset()
+
+    /// Steps once: true when a row is available, false when done.
+    @discardableResult
+    func step() throws(StrataError) -> Bool
+
+    /// Binds one value.
+    func bind(_ value: SQLValue, at index: Int32)
+
+    /// Binds an integer.
+    func bind(_ value: Int64, at index: Int32)
+
+    /// Binds a double, every bit of it.
+    func bind(_ value: Double, at index: Int32)
+
+    /// Binds text.
+    func bind(_ value: String, at index: Int32)
+
+    /// Binds NULL.
+    func bindNull(at index: Int32)
+
+    /// The current row.
+    var row: DatabaseRow { get }
+
+    /// Number of result columns.
+    var columnCount: Int32 { get }
+
+    /// A result column's name.
+    func columnName(_ index: Int32) -> String
+}
+
+extension DatabaseStatement {
+    /// Binds every value in order, starting at index 1.
+    package func bind(_ values: [SQLValue]) {
+        for (offset, value) in values.enumerated() {
+            bind(value, at: Int32(offset + 1))
+        }
+    }
+}

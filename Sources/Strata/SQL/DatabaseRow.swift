@@ -1,0 +1,51 @@
+/// The current row of a statement, read by column index: straight from a SQLite statement, or
+/// from the values a backend that sends rows over the network has already decoded.
+package struct DatabaseRow {
+    /// The SQLite statement positioned on the row; nil when the row is `values`.
+    let sqlite: SQLiteRow?
+    /// The row's values; nil when it is read from SQLite (so a SQLite row retains no array).
+    let values: [SQLValue]?
+
+    /// A row of a SQLite statement.
+    init(sqlite: SQLiteRow) {
+        self.sqlite = sqlite
+        self.values = nil
+    }
+
+    /// A row already decoded.
+    package init(values: [SQLValue]) {
+        self.sqlite = nil
+        self.values = values
+    }
+
+    /// Whether the column is NULL (or missing).
+    @inline(__always) package func isNull(_ index: Int32) -> Bool {
+        if let sqlite { return sqlite.isNull(index) }
+        return value(index).isNull
+    }
+
+    /// The column as an integer (0 when it is not one).
+    @inline(__always) package func int64(_ index: Int32) -> Int64 {
+        if let sqlite { return sqlite.int64(index) }
+        return Int64(sqlValue: value(index)) ?? 0
+    }
+
+    /// The column as a double (0 when it is not a number).
+    @inline(__always) package func double(_ index: Int32) -> Double {
+        if let sqlite { return sqlite.double(index) }
+        return Double(sqlValue: value(index)) ?? 0
+    }
+
+    /// The column as text ("" when it is not text).
+    package func string(_ index: Int32) -> String {
+        if let sqlite { return sqlite.string(index) }
+        return String(sqlValue: value(index)) ?? ""
+    }
+
+    /// The column as a storage-class value.
+    package func value(_ index: Int32) -> SQLValue {
+        if let sqlite { return sqlite.value(index) }
+        guard let values, index >= 0, Int(index) < values.count else { return .null }
+        return values[Int(index)]
+    }
+}
