@@ -144,6 +144,18 @@ final class PostgreSQLConnection: DatabaseConnection {
         }
     }
 
+    /// `BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY`: every statement of the transaction
+    /// reads the snapshot its first statement took, as a SQLite read transaction does.
+    func beginReadTransaction() throws(StrataError) {
+        try execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+    }
+
+    /// `COMMIT`.
+    func commit() throws(StrataError) { try execute("COMMIT") }
+
+    /// `ROLLBACK`.
+    func rollback() throws(StrataError) { try execute("ROLLBACK") }
+
     /// The advisory lock key of Strata's write lock: "strata" in ASCII.
     static let writeLockKey: Int64 = 0x7374_7261_7461
 

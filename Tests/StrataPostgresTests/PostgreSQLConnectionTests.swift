@@ -127,4 +127,23 @@ struct PostgreSQLDatabaseConnectionTests {
         #expect(writer.isInTransaction == false)
         #expect(try other.query(tryLock).rows == [[.integer(1)]])
     }
+
+    @Test func aReadTransactionReadsOneCommittedState() throws {
+        let url = try Postgres.newDatabaseURL()
+        let reader = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
+        let writer = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
+        try writer.execute("CREATE TABLE t (id bigint)")
+        let count = "SELECT count(*) AS n FROM t"
+        try reader.beginReadTransaction()
+        #expect(try reader.query(count).rows == [[.integer(0)]])
+        try writer.beginWriteTransaction()
+        try writer.query("INSERT INTO t VALUES ($1)", [.integer(1)])
+        try writer.commit()
+        #expect(try reader.query(count).rows == [[.integer(0)]])
+        #expect(throws: StrataError.server(code: "25006", message: "cannot execute INSERT in a read-only transaction", sql: "INSERT INTO t VALUES (2)")) {
+            try reader.query("INSERT INTO t VALUES (2)")
+        }
+        try reader.rollback()
+        #expect(try reader.query(count).rows == [[.integer(1)]])
+    }
 }

@@ -636,7 +636,7 @@ struct MigrationTests {
         let connection = try SQLiteConnection(path: url.path, readOnly: false, busyTimeoutMilliseconds: 0)
         let plans = try MigrationRunner.plans(["V1", "V2"], history: history, configuration: "Default", file: url.path)
         #expect(throws: StrataError.migrationFailed(file: url.path, from: "V1", to: "V2", reason: "the store's write lock is held by another "
-                                                    + "connection (SQLite error 5: database is locked (in: BEGIN IMMEDIATE))")) {
+                                                    + "connection or process")) {
             try MigrationRunner(connection: connection, history: history, file: url.path, progress: nil).run(plans)
         }
         try holder.execute("ROLLBACK")

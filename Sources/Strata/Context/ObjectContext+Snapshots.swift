@@ -1,11 +1,11 @@
-/// Reads in snapshots: the main context and read contexts read each storage inside one SQLite
-/// read transaction, so everything they read of it reflects one committed state.
+/// Reads in snapshots: the main context and read contexts read each storage inside one read
+/// transaction, so everything they read of it reflects one committed state.
 extension ObjectContext {
     /// Starts a read transaction on a storage's connection unless one is open, and tells
     /// `snapshotStarted`, whose first read pins the snapshot.
     func beginSnapshot(_ storage: Int32, on connection: any DatabaseConnection) throws(StrataError) {
         guard kind != .transaction, !openSnapshots.contains(storage) else { return }
-        try connection.execute("BEGIN")
+        try connection.beginReadTransaction()
         openSnapshots.insert(storage)
         do {
             try snapshotStarted?(storage, connection)
@@ -17,7 +17,7 @@ extension ObjectContext {
 
     /// Ends every open read transaction, so the next read sees the newest committed state.
     func endSnapshots() {
-        for storage in openSnapshots { try? connections[storage]?.execute("COMMIT") }
+        for storage in openSnapshots { try? connections[storage]?.commit() }
         openSnapshots.removeAll()
     }
 

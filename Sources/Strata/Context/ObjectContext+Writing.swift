@@ -243,7 +243,7 @@ extension ObjectContext {
             let changes = summary.isEmpty || !core.changes.hasSubscribers ? nil : publicChanges(relationshipsChanged: summary.relationshipsChanged)
             try core.commits.commit(parts, { () throws(StrataError) in
                 for storage in openTransactions.sorted() {
-                    try connection(for: storage).execute("COMMIT")
+                    try connection(for: storage).commit()
                 }
             }, published: { if let changes { core.changes.publish(changes) } })
             openTransactions.removeAll()
@@ -261,7 +261,7 @@ extension ObjectContext {
     /// Undoes everything: the open SQLite transactions and every object of the context.
     func rollback() {
         for storage in openTransactions {
-            try? connection(for: storage).execute("ROLLBACK")
+            try? connection(for: storage).rollback()
         }
         openTransactions.removeAll()
         reset()

@@ -14,18 +14,23 @@ struct MigrationRunner {
         let total = plans.count
         guard let first = plans.first, let last = plans.last else { return }
         do {
-            try connection.execute("BEGIN IMMEDIATE")
+            try connection.beginWriteTransaction()
         } catch {
-            throw .migrationFailed(file: file, from: first.sourceVersion, to: last.destinationVersion,
-                                   reason: "the store's write lock is held by another connection (\(error))")
+            let reason: String
+            if case .storeBusy = error {
+                reason = "the store's write lock is held by another connection or process"
+            } else {
+                reason = "the store's write lock could not be taken (\(error))"
+            }
+            throw .migrationFailed(file: file, from: first.sourceVersion, to: last.destinationVersion, reason: reason)
         }
         do {
             for (index, plan) in plans.enumerated() {
                 try run(plan, stepIndex: index, stepCount: total)
             }
-            try connection.execute("COMMIT")
+            try connection.commit()
         } catch {
-            try? connection.execute("ROLLBACK")
+            try? connection.rollback()
             throw error
         }
         progress?(MigrationProgress(step: total, stepCount: total, sourceVersion: last.sourceVersion, destinationVersion: last.destinationVersion,

@@ -15,6 +15,16 @@ package protocol DatabaseConnection: AnyObject {
     /// for too long is ``StrataError/storeBusy(file:milliseconds:)``.
     func beginWriteTransaction() throws(StrataError)
 
+    /// Opens a transaction that reads one committed state of the store from its first read to
+    /// its end, whatever other connections commit meanwhile.
+    func beginReadTransaction() throws(StrataError)
+
+    /// Commits the open transaction.
+    func commit() throws(StrataError)
+
+    /// Rolls the open transaction back.
+    func rollback() throws(StrataError)
+
     /// A statement prepared once per connection and reused: reset and cleared before it is returned.
     func cachedStatement(_ sql: String) throws(StrataError) -> any DatabaseStatement
 

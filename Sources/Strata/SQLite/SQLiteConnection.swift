@@ -73,6 +73,15 @@ final class SQLiteConnection: DatabaseConnection {
         }
     }
 
+    /// `BEGIN`: SQLite's read transaction, whose first read pins the snapshot (WAL mode).
+    func beginReadTransaction() throws(StrataError) { try execute("BEGIN") }
+
+    /// `COMMIT`.
+    func commit() throws(StrataError) { try execute("COMMIT") }
+
+    /// `ROLLBACK`.
+    func rollback() throws(StrataError) { try execute("ROLLBACK") }
+
     /// The error for a failed call: a full disk as `storeFull`, running out of file descriptors
     /// said in the message, anything else as SQLite reported it.
     private func failure(_ code: Int32, message: String, sql: String) -> StrataError {

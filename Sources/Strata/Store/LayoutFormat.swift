@@ -30,7 +30,7 @@ enum LayoutFormat {
         guard format < current else { return }
         let layout = StoreLayout(version: version, types: [:])
         let existing = Set(try StoreOpener.rows(connection, "SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { String(sqlValue: $0[0]) })
-        try connection.execute("BEGIN IMMEDIATE")
+        try connection.beginWriteTransaction()
         do {
             // 1 → 2: dates move from seconds since 1970 to seconds since 2001, computed the way
             // `Date(timeIntervalSince1970:)` computes it, so each reads back as the same `Date`.
@@ -43,9 +43,9 @@ enum LayoutFormat {
             }
             try connection.execute("INSERT OR REPLACE INTO " + SQLFragment.quote(SchemaSQL.metadataTable) + " (key, value) VALUES ('layout', '"
                                    + String(current) + "')")
-            try connection.execute("COMMIT")
+            try connection.commit()
         } catch {
-            try? connection.execute("ROLLBACK")
+            try? connection.rollback()
             throw error
         }
     }

@@ -24,7 +24,7 @@ package final class SeedWriter {
         layout = StoreLayout(version: version, types: [:])
         connection = try SQLiteConnection(path: path, readOnly: false)
         try connection.execute("PRAGMA journal_mode = WAL")
-        try connection.execute("BEGIN IMMEDIATE")
+        try connection.beginWriteTransaction()
         try StoreOpener.createSchema(connection, layout: layout, model: history.modelName, configuration: configuration, entities: entities)
     }
 
@@ -95,9 +95,9 @@ package final class SeedWriter {
                 try run("UPDATE " + SQLFragment.quote(destination.table) + " SET " + SQLFragment.quote(column.name) + " = ? WHERE "
                         + SQLFragment.quote(StoreLayout.idColumn) + " = ?", [.integer(owner), .integer(target)])
             }
-            try connection.execute("COMMIT")
+            try connection.commit()
         } catch {
-            try? connection.execute("ROLLBACK")
+            try? connection.rollback()
             throw error
         }
     }

@@ -177,13 +177,13 @@ enum StoreOpener {
     }
 
     private static func createSchema(_ connection: any DatabaseConnection, handle: StorageHandle, core: StackCore) throws(StrataError) {
-        try connection.execute("BEGIN IMMEDIATE")
+        try connection.beginWriteTransaction()
         do {
             try createSchema(connection, layout: core.layout, model: core.history.modelName, configuration: handle.configuration,
                              entities: handle.entities)
-            try connection.execute("COMMIT")
+            try connection.commit()
         } catch {
-            try? connection.execute("ROLLBACK")
+            try? connection.rollback()
             throw error
         }
     }
