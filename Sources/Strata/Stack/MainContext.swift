@@ -11,9 +11,9 @@ final class MainContext {
     let core: StackCore
     lazy var context: ObjectContext = {
         let context = ObjectContext(core: core, kind: .main, openConnection: { handle throws(StrataError) in
-            try SQLiteConnection(path: handle.path, readOnly: true)
+            try handle.backend.reader()
         }, openReader: { handle throws(StrataError) in
-            try SQLiteConnection(path: handle.path, readOnly: true)
+            try handle.backend.reader()
         })
         context.snapshotStarted = { [unowned self] storage, connection throws(StrataError) in
             try self.snapshotStarted(storage, connection)

@@ -19,7 +19,7 @@ final class ReaderPool: Sendable {
     /// A parked connection of a storage, or a new one.
     func take(_ handle: StorageHandle) throws(StrataError) -> any DatabaseConnection {
         if let reused = parked.withLock({ $0[handle.index]?.popLast() }) { return reused.connection }
-        return try SQLiteConnection(path: handle.path, readOnly: true)
+        return try handle.backend.reader()
     }
 
     /// Parks connections a read context no longer uses; beyond the capacity they are closed.

@@ -13,6 +13,8 @@ final class StorageHandle: Sendable {
     let entities: Set<String>
     /// How long a write waits for a lock another connection or process holds.
     let busyTimeoutMilliseconds: Int32
+    /// How the storage's connections are made.
+    let backend: any StoreBackend
 
     /// An in-memory store is a private temporary database in WAL mode (so the main context and
     /// read contexts can read while a transaction writes); its files go with the stack, and
@@ -26,6 +28,7 @@ final class StorageHandle: Sendable {
          busyTimeoutMilliseconds: Int32 = 5_000) {
         self.index = index
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.backend = SQLiteBackend(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         self.configuration = configuration
         self.path = path
         self.displayName = displayName

@@ -7,7 +7,7 @@ extension DataStack {
         let context = ObjectContext(core: core, kind: .transaction, openConnection: { [writer] handle throws(StrataError) in
             try writer.connection(for: handle.index)
         }, openReader: { handle throws(StrataError) in
-            try SQLiteConnection(path: handle.path, readOnly: true)
+            try handle.backend.reader()
         })
         context.readsUnderWriteLock = true
         return context
@@ -194,9 +194,9 @@ extension DataStack {
     /// settles attributes both changed by `mergePolicy` (``MergePolicy/error`` unless given).
     public func beginUnsafe(mergePolicy: MergePolicy = .error) -> UnsafeDataTransaction {
         let context = ObjectContext(core: core, kind: .transaction, openConnection: { handle throws(StrataError) in
-            try SQLiteConnection(path: handle.path, readOnly: false, busyTimeoutMilliseconds: handle.busyTimeoutMilliseconds)
+            try handle.backend.writer()
         }, openReader: { handle throws(StrataError) in
-            try SQLiteConnection(path: handle.path, readOnly: true)
+            try handle.backend.reader()
         })
         context.tracksConflicts = true
         context.mergePolicy = mergePolicy

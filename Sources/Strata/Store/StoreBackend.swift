@@ -1,0 +1,28 @@
+/// How a storage's connections are made: the part of opening a store that differs between
+/// backends (a SQLite file, a PostgreSQL database). Contexts ask their storage's backend for
+/// connections and never name a backend themselves.
+package protocol StoreBackend: Sendable {
+    /// A new connection that only reads (the main context, read contexts, a transaction's
+    /// fetches of committed data).
+    func reader() throws(StrataError) -> any DatabaseConnection
+
+    /// A new connection that writes (an unsafe transaction's own), waiting for the store's write
+    /// lock as the storage allows.
+    func writer() throws(StrataError) -> any DatabaseConnection
+}
+
+/// A SQLite file's connections.
+struct SQLiteBackend: StoreBackend {
+    /// The path or URI SQLite opens.
+    let path: String
+    /// How long a write waits for a lock another connection or process holds.
+    let busyTimeoutMilliseconds: Int32
+
+    func reader() throws(StrataError) -> any DatabaseConnection {
+        try SQLiteConnection(path: path, readOnly: true)
+    }
+
+    func writer() throws(StrataError) -> any DatabaseConnection {
+        try SQLiteConnection(path: path, readOnly: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+}
