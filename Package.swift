@@ -127,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataEndToEndTests",
-            dependencies: ["Strata", "StrataTesting", "StrataTestSupport"],
+            dependencies: ["Strata", "StrataPostgres", "StrataTesting", "StrataTestSupport"],
             exclude: ["Models"],
             plugins: ["StrataPlugin"]
         ),

@@ -150,6 +150,12 @@ final class PostgreSQLConnection: DatabaseConnection {
         try execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
     }
 
+    /// The tables of the connection's current schema (the first of its search path).
+    func tableNames() throws(StrataError) -> Set<String> {
+        let result = try query("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+        return Set(result.rows.compactMap { $0.first.flatMap { String(sqlValue: $0) } })
+    }
+
     /// `COMMIT`.
     func commit() throws(StrataError) { try execute("COMMIT") }
 

@@ -23,8 +23,8 @@ extension ObjectContext {
 
     /// The commit count a storage's snapshot holds (see `CommitLog`).
     static func commitCount(_ connection: any DatabaseConnection) throws(StrataError) -> Int64 {
-        let statement = try connection.cachedStatement("SELECT CAST(value AS INTEGER) FROM " + SQLFragment.quote(SchemaSQL.metadataTable)
-                                                       + " WHERE key = 'commits'")
+        let statement = try connection.cachedStatement("SELECT CAST(value AS \(connection.dialect.integer)) FROM "
+                                                       + SQLFragment.quote(SchemaSQL.metadataTable) + " WHERE key = 'commits'")
         defer { statement.reset() }
         return try statement.step() ? statement.row.int64(0) : 0
     }

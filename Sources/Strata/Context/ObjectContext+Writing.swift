@@ -305,9 +305,12 @@ extension ObjectContext {
 
     /// Adds one to the store's commit count, inside the open transaction; returns the new count.
     private func countCommit(_ storage: Int32) throws(StrataError) -> Int64 {
-        let statement = try begin(storage).cachedStatement(
-            "INSERT INTO " + SQLFragment.quote(SchemaSQL.metadataTable) + " (key, value) VALUES ('commits', '1') "
-            + "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING CAST(value AS INTEGER)")
+        let connection = try begin(storage)
+        let table = SQLFragment.quote(SchemaSQL.metadataTable)
+        let integer = connection.dialect.integer
+        let statement = try connection.cachedStatement(
+            "INSERT INTO " + table + " (key, value) VALUES ('commits', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(" + table
+            + ".value AS \(integer)) + 1 RETURNING CAST(value AS \(integer))")
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
         let count = statement.row.int64(0)
@@ -321,9 +324,11 @@ extension ObjectContext {
         for table in touchedTables {
             guard let highest = highestRowIDs[table] else { continue }
             let name = core.layout.tables[Int(table.table)].name
-            let statement = try begin(table.storage).cachedStatement(
-                "INSERT INTO " + SQLFragment.quote(SchemaSQL.sequenceTable) + " (name, value) VALUES (?, ?) "
-                + "ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)")
+            let connection = try begin(table.storage)
+            let sequences = SQLFragment.quote(SchemaSQL.sequenceTable)
+            let statement = try connection.cachedStatement(
+                "INSERT INTO " + sequences + " (name, value) VALUES (?, ?) "
+                + "ON CONFLICT (name) DO UPDATE SET value = " + connection.dialect.greatest([sequences + ".value", "excluded.value"]))
             statement.bind(.text(name), at: 1)
             statement.bind(highest + 1, at: 2)
             try statement.step()

@@ -38,7 +38,8 @@ struct MigrationRunner {
     }
 
     /// The plan of each step of `path` (`[V1, V2, V3]` has two).
-    static func plans(_ path: [String], history: SchemaHistory, configuration: String, file: String) throws(StrataError) -> [MigrationStepPlan] {
+    static func plans(_ path: [String], history: SchemaHistory, configuration: String, file: String,
+                      dialect: SQLDialect = .sqlite) throws(StrataError) -> [MigrationStepPlan] {
         var plans: [MigrationStepPlan] = []
         for (from, to) in zip(path, path.dropFirst()) {
             guard let source = history.version(named: from), let destination = history.version(named: to) else {
@@ -46,7 +47,7 @@ struct MigrationRunner {
             }
             let plan: MigrationStepPlan
             do {
-                plan = try MigrationPlanner(from: source, to: destination, configuration: configuration).plan()
+                plan = try MigrationPlanner(from: source, to: destination, configuration: configuration, dialect: dialect).plan()
             } catch {
                 throw .migrationFailed(file: file, from: from, to: to, reason: error.reason)
             }

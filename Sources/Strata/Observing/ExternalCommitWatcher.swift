@@ -41,7 +41,8 @@ final class ExternalCommitWatcher: Sendable {
 
     /// Polls every file of the stack; nil once stopped.
     private func poll(_ core: StackCore) -> (foreign: Bool, moved: [(Int32, String)])? {
-        let storages = core.storages.filter { !$0.isInMemory }
+        // Files only: an in-memory store has no other writer, and a server's commits are not in a file.
+        let storages = core.storages.filter { !$0.isInMemory && $0.backend is SQLiteBackend }
         return files.withLock { files in
             guard files != nil else { return nil }
             var foreign = false

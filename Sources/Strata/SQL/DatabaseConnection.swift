@@ -34,6 +34,9 @@ package protocol DatabaseConnection: AnyObject {
     /// Rows changed by the last statement.
     var changes: Int { get }
 
+    /// The names of the database's tables (those a store keeps its rows in).
+    func tableNames() throws(StrataError) -> Set<String>
+
     /// Whether a transaction is open.
     var isInTransaction: Bool { get }
 }

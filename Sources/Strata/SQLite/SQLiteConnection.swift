@@ -73,6 +73,14 @@ final class SQLiteConnection: DatabaseConnection {
         }
     }
 
+    /// The tables of the main database, from `sqlite_master`.
+    func tableNames() throws(StrataError) -> Set<String> {
+        let statement = try prepare("SELECT name FROM sqlite_master WHERE type = 'table'", persistent: false)
+        var names: Set<String> = []
+        while try statement.step() { names.insert(statement.row.string(0)) }
+        return names
+    }
+
     /// `BEGIN`: SQLite's read transaction, whose first read pins the snapshot (WAL mode).
     func beginReadTransaction() throws(StrataError) { try execute("BEGIN") }
 

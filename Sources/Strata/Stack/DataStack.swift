@@ -74,6 +74,10 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
         guard let entities = core.entities(ofConfiguration: configuration) else {
             throw .unknownConfiguration(configuration, available: core.configurationNames)
         }
+        if let server = storage as? any ServerStorage {
+            try open(server, configuration: configuration, entities: entities, policy: policy)
+            return
+        }
         let path: String
         let displayName: String
         let isInMemory: Bool
@@ -110,6 +114,23 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
                 // the schema or the sequences) is said with the file's name.
                 throw StoreOpener.cannotOpen(StoreOpener.notAStore(error, file: handle.displayName), file: handle.displayName)
             }
+        })
+        log(.notice, "added \(storage) for configuration '\(configuration)' of \(schemaHistory.modelName) \(schemaHistory.currentVersion.name)")
+    }
+
+    /// Opens a storage on a database server, on the writer queue.
+    private func open(_ storage: any ServerStorage, configuration: String, entities: Set<String>,
+                      policy: StoreOpener.MigrationPolicy) throws(StrataError) {
+        let backend = try storage.makeBackend()
+        _ = try core.add(configuration: configuration, makeHandle: { index in
+            StorageHandle(index: index, configuration: configuration, path: "", displayName: storage.displayName, isInMemory: false,
+                          entities: entities, backend: backend)
+        }, open: { handle throws(StrataError) in
+            let connection = try ServerStoreOpener.open(handle, backend: backend, core: core, policy: policy)
+            let ids = try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
+            core.setKnownCommitCount(handle.index, try ObjectContext.commitCount(connection))
+            writer.adopt(connection, for: handle.index)
+            return ids
         })
         log(.notice, "added \(storage) for configuration '\(configuration)' of \(schemaHistory.modelName) \(schemaHistory.currentVersion.name)")
     }

@@ -24,11 +24,12 @@ final class StorageHandle: Sendable {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
+    /// A storage; `backend` defaults to the SQLite file (or in-memory database) at `path`.
     init(index: Int32, configuration: String, path: String, displayName: String, isInMemory: Bool, entities: Set<String>,
-         busyTimeoutMilliseconds: Int32 = 5_000) {
+         busyTimeoutMilliseconds: Int32 = 5_000, backend: (any StoreBackend)? = nil) {
         self.index = index
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
-        self.backend = SQLiteBackend(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        self.backend = backend ?? SQLiteBackend(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         self.configuration = configuration
         self.path = path
         self.displayName = displayName

@@ -50,7 +50,7 @@ enum StoreOpener {
 
     /// Reads a store's metadata and recognises its version.
     static func state(of connection: any DatabaseConnection, file: String, history: SchemaHistory) throws(StrataError) -> StoreState {
-        let tables = Set(try rows(connection, "SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { String(sqlValue: $0[0]) })
+        let tables = try connection.tableNames()
         if tables.isEmpty { return .empty }
         guard tables.contains(SchemaSQL.metadataTable) else {
             throw .notAStore(file: file, reason: "it is a SQLite database, but not one Strata created")
@@ -112,10 +112,11 @@ enum StoreOpener {
 
     /// The migration steps a store in `state` needs, or the error when this open may not run
     /// them: a synchronous open runs only lightweight steps, and only when the storage allows it.
-    private static func migrationPlans(_ state: StoreState, handle: StorageHandle, core: StackCore, options: LocalStorageOptions,
-                                       policy: MigrationPolicy) throws(StrataError) -> [MigrationStepPlan] {
+    static func migrationPlans(_ state: StoreState, handle: StorageHandle, core: StackCore, options: LocalStorageOptions,
+                               policy: MigrationPolicy, dialect: SQLDialect = .sqlite) throws(StrataError) -> [MigrationStepPlan] {
         guard case .older(let version, let path) = state else { return [] }
-        let plans = try MigrationRunner.plans(path, history: core.history, configuration: handle.configuration, file: handle.displayName)
+        let plans = try MigrationRunner.plans(path, history: core.history, configuration: handle.configuration, file: handle.displayName,
+                                              dialect: dialect)
         if policy.isSynchronous, !options.contains(.allowSynchronousLightweightMigration) || plans.contains(where: \.isCustom) {
             throw .migrationRequired(file: handle.displayName, storeVersion: version, currentVersion: core.history.currentVersion.name)
         }
@@ -176,7 +177,7 @@ enum StoreOpener {
         }
     }
 
-    private static func createSchema(_ connection: any DatabaseConnection, handle: StorageHandle, core: StackCore) throws(StrataError) {
+    static func createSchema(_ connection: any DatabaseConnection, handle: StorageHandle, core: StackCore) throws(StrataError) {
         try connection.beginWriteTransaction()
         do {
             try createSchema(connection, layout: core.layout, model: core.history.modelName, configuration: handle.configuration,
@@ -193,7 +194,7 @@ enum StoreOpener {
     static func createSchema(_ connection: any DatabaseConnection, layout: StoreLayout, model: String, configuration: String,
                              entities: Set<String>) throws(StrataError) {
         let tables = Set(layout.tables.filter { table in table.entities.contains(where: entities.contains) }.map(\.name))
-        for statement in SchemaSQL.create(layout, tables: tables) { try connection.execute(statement) }
+        for statement in SchemaSQL.create(layout, tables: tables, dialect: connection.dialect) { try connection.execute(statement) }
         let version = layout.version
         let insert = try connection.prepare("INSERT INTO " + SQLFragment.quote(SchemaSQL.metadataTable) + " (key, value) VALUES (?, ?)")
         for (key, value) in [("model", model), ("version", version.name), ("lock", version.versionLock.metadataText),
@@ -233,9 +234,9 @@ enum StoreOpener {
         let statement = try connection.prepare(sql)
         statement.bind(arguments)
         var result: [[SQLValue]] = []
-        let columns = statement.columnCount
         while try statement.step() {
-            result.append((0..<columns).map { statement.row.value($0) })
+            // Asked after the step: a backend that runs the statement when stepped knows its columns then.
+            result.append((0..<statement.columnCount).map { statement.row.value($0) })
         }
         return result
     }

@@ -1,0 +1,65 @@
+import Strata
+
+/// A PostgreSQL database as a storage: the same generated model as a ``SQLiteStore``, on a
+/// server several app processes on several machines share.
+///
+/// ```swift
+/// try await stack.addStorage(PostgreSQLStore(url: "postgres://app@db.internal:5432/pets"))
+/// ```
+///
+/// Adding it creates the tables in an empty database, checks that a database Strata created holds
+/// this model at the current version, or migrates one at an older version (once, however many
+/// app servers start at the same moment). A URL that is not a PostgreSQL URL, a server that
+/// cannot be reached, a wrong password or a missing database is
+/// ``StrataError/serverUnavailable(server:database:reason:)``, and nothing is written.
+public struct PostgreSQLStore: StorageInterface {
+    /// The connection URL, in libpq's form (see ``PostgreSQLAddress``).
+    public let url: String
+    /// The configuration whose entities it holds; nil means `Default`.
+    public let configuration: String?
+
+    /// A store in the database `url` names.
+    public init(url: String, configuration: String? = nil) {
+        self.url = url
+        self.configuration = configuration
+    }
+
+    /// `PostgreSQLStore(postgres://user@host:port/database)`, never the password.
+    public var description: String {
+        "PostgreSQLStore(" + ((try? PostgreSQLAddress(url: url))?.description ?? PostgreSQLAddress.redacted(url)) + ")"
+    }
+}
+
+extension PostgreSQLStore: ServerStorage {
+    package var displayName: String {
+        (try? PostgreSQLAddress(url: url))?.description ?? PostgreSQLAddress.redacted(url)
+    }
+
+    package func makeBackend() throws(StrataError) -> any ServerBackend {
+        PostgreSQLBackend(address: try PostgreSQLAddress(url: url))
+    }
+}
+
+/// The connections of a ``PostgreSQLStore``.
+struct PostgreSQLBackend: ServerBackend {
+    let address: PostgreSQLAddress
+
+    func reader() throws(StrataError) -> any DatabaseConnection {
+        try PostgreSQLConnection.connect(address)
+    }
+
+    func writer() throws(StrataError) -> any DatabaseConnection {
+        try PostgreSQLConnection.connect(address)
+    }
+
+    /// A session-level advisory lock, distinct from the write lock: taken before the store is
+    /// checked, released once it is created or migrated (or the check failed).
+    func withMigrationLock(on connection: any DatabaseConnection, _ body: () throws(StrataError) -> Void) throws(StrataError) {
+        try connection.execute("SELECT pg_advisory_lock(\(Self.migrationLockKey))")
+        defer { try? connection.execute("SELECT pg_advisory_unlock(\(Self.migrationLockKey))") }
+        try body()
+    }
+
+    /// The advisory lock key of Strata's migration lock: "stratam" in ASCII.
+    static let migrationLockKey: Int64 = 0x73_7472_6174_616D
+}
