@@ -7,8 +7,13 @@ import Testing
 @MainActor
 struct EndToEndTests {
     @Test func createRelateFetchQueryAndSnapshot() async throws {
+        try await Self.createRelateFetchQueryAndSnapshot(on: InMemoryStore())
+    }
+
+    /// Shared with the PostgreSQL suite, which runs it on a `PostgreSQLStore`.
+    static func createRelateFetchQueryAndSnapshot(on storage: some StorageInterface) async throws {
         let stack = DataStack(Shop.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        try stack.addStorageAndWait(storage)
         try await stack.perform { transaction in
             let ann = transaction.create(Into<Customer>())
             ann.name = "Ann Lee"

@@ -22,4 +22,8 @@ struct PostgreSQLStoreTests {
         #expect(try stack.fetchAll(From<Product>().orderBy(.ascending(\.sku))).map(\.sku) == ["G-1", "W-1"])
         #expect(try stack.fetchOne(From<Product>().where(\.sku == "G-1"))?.price == Decimal(string: "19.5")!)
     }
+
+    @Test func createRelateFetchQueryAndSnapshot() async throws {
+        try await EndToEndTests.createRelateFetchQueryAndSnapshot(on: PostgreSQLStore(url: Postgres.newDatabaseURL("shop")))
+    }
 }

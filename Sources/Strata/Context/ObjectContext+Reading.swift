@@ -163,7 +163,7 @@ extension ObjectContext {
     /// How many rows a planned fetch finds in one storage.
     private func count(_ plan: FetchPlan, tweak: Tweak, in storage: StorageHandle) throws(StrataError) -> Int {
         let connection = try readingConnection(storage, tweak: tweak)
-        let statement = try connection.cachedStatement("SELECT count(*) FROM (" + plan.sql.text + ")")
+        let statement = try connection.cachedStatement("SELECT count(*) FROM (" + plan.sql.text + ") AS counted")
         statement.bind(plan.sql.arguments)
         defer { statement.reset() }
         guard try statement.step() else { return 0 }

@@ -106,7 +106,7 @@ struct MigrationRunner {
                 if try read.step() { idOffset = read.row.int64(0) }
             }
             if progress != nil {
-                let count = try connection.prepare("SELECT count(*) FROM (" + select + ")")
+                let count = try connection.prepare("SELECT count(*) FROM (" + select + ") AS counted")
                 count.bind((rows.sourceCodes ?? []).map { .integer($0) })
                 if try count.step() { rowCount = Int(count.row.int64(0)) }
             }
