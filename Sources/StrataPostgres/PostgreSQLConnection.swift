@@ -209,7 +209,27 @@ final class PostgreSQLConnection: DatabaseConnection {
         case .serverClosedConnection, .clientClosedConnection: return "the connection was closed"
         default: break
         }
-        if let underlying = error.underlying { return String(describing: underlying) }
+        if let underlying = error.underlying { return systemReason(underlying) }
         return error.code.description
+    }
+
+    /// Why the system could not reach the server: no server there, refused, unreachable, too slow.
+    private static func systemReason(_ error: any Error) -> String {
+        if let error = error as? IOError {
+            let system = String(cString: strerror(error.errnoCode))
+            switch error.errnoCode {
+            case ENOENT: return "no server listens there (\(system)); is PostgreSQL running, and is this its socket folder?"
+            case ECONNREFUSED: return "the server refused the connection (\(system)); is PostgreSQL running and listening on that port?"
+            default: return system
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            if let failure = error.connectionErrors.first { return systemReason(failure.error) }
+            if error.dnsAError != nil || error.dnsAAAAError != nil { return "the host name could not be resolved" }
+        }
+        if let error = error as? ChannelError, case .connectTimeout = error {
+            return "no answer within the connection timeout; is the host reachable and the port open?"
+        }
+        return String(describing: error)
     }
 }

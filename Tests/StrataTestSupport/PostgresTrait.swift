@@ -20,7 +20,13 @@ public enum Postgres {
 
     /// A URL of a new, empty database on the throwaway server.
     public static func newDatabaseURL(_ prefix: String = "test") throws -> String {
+        try newDatabase(prefix).url
+    }
+
+    /// A new, empty database on the throwaway server: its name and its URL.
+    public static func newDatabase(_ prefix: String = "test") throws -> (name: String, url: String) {
         let server = try server()
-        return server.url(database: try server.createDatabase(prefix))
+        let name = try server.createDatabase(prefix)
+        return (name, server.url(database: name))
     }
 }
