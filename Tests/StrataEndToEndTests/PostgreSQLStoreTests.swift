@@ -1,6 +1,8 @@
 import Foundation
+import Synchronization
 import Strata
-import StrataPostgres
+@testable import StrataPostgres
+import StrataTesting
 import StrataTestSupport
 import Testing
 
@@ -10,8 +12,9 @@ import Testing
 struct PostgreSQLStoreTests {
     @Test func createsTheSchemaWritesAndReads() async throws {
         let url = try Postgres.newDatabaseURL("shop")
+        // snippet: postgresql
         let stack = DataStack(Shop.schemaHistory)
-        try await stack.addStorage(PostgreSQLStore(url: url))
+        try await stack.addStorage(PostgreSQLStore(url: url))   // url: "postgres://app@db.internal:5432/shop"
         try await stack.perform { transaction in
             let widget = transaction.create(Into<Product>())
             widget.sku = "W-1"
@@ -19,7 +22,9 @@ struct PostgreSQLStoreTests {
             gadget.sku = "G-1"
             gadget.price = Decimal(string: "19.5")!
         }
-        #expect(try stack.fetchAll(From<Product>().orderBy(.ascending(\.sku))).map(\.sku) == ["G-1", "W-1"])
+        let skus = try stack.fetchAll(From<Product>().orderBy(.ascending(\.sku))).map(\.sku)
+        // end snippet
+        #expect(skus == ["G-1", "W-1"])
         #expect(try stack.fetchOne(From<Product>().where(\.sku == "G-1"))?.price == Decimal(string: "19.5")!)
     }
 
@@ -64,5 +69,29 @@ struct PostgreSQLStoreTests {
     @Test func theDescriptionNeverShowsThePassword() {
         #expect(PostgreSQLStore(url: "postgres://app:secret@db.internal/pets").description == "PostgreSQLStore(postgres://app@db.internal:5432/pets)")
         #expect(PostgreSQLStore(url: "mysql://app:secret@db/pets").description == "PostgreSQLStore(mysql://app:***@db/pets)")
+    }
+
+    @Test func theFirstReleasesDatabaseMigratesToTheCurrentOne() async throws {
+        let (_, url) = try Postgres.newDatabase("farm")
+        let seeding = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
+        let writer = try SeedWriter(connection: seeding, file: url, history: Farm.schemaHistory, version: "V1", configuration: "Default")
+        for object in MigrationEndToEndTests.firstRelease {
+            try writer.insert(entity: object.entity, id: object.id, attributes: object.attributes.mapValues(\.sqlValue),
+                              relationships: object.relationships)
+        }
+        try writer.finish()
+        let stack = DataStack(Farm.schemaHistory)
+        let steps = Mutex<[String]>([])
+        try await stack.addStorage(PostgreSQLStore(url: url)) { progress in
+            steps.withLock { $0.append(progress.isFinished ? "done" : "\(progress.sourceVersion)→\(progress.destinationVersion)") }
+        }
+        #expect(steps.withLock { $0 } == ["V1→V2", "V2→V3", "done"])
+        try await MigrationEndToEndTests.expectTheCurrentRelease(stack)
+        // A second stack finds the database current: nothing to migrate.
+        let second = DataStack(Farm.schemaHistory)
+        let again = Mutex<[String]>([])
+        try await second.addStorage(PostgreSQLStore(url: url)) { progress in again.withLock { $0.append(progress.sourceVersion) } }
+        #expect(again.withLock { $0 }.isEmpty)
+        #expect(try second.fetchCount(From<Cow>()) == 3)
     }
 }

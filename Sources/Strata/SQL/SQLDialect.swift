@@ -105,7 +105,8 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// `INSERT INTO table (key, value) rows`, replacing the value of a key that is already there.
+    /// `INSERT INTO table (key, value) rows`, replacing the value of a key that is already there;
+    /// `key` is the unique column or columns (`owner, target`), `value` the column replaced.
     public func insertReplacing(into table: String, key: String, value: String, rows: String) -> String {
         switch self {
         case .sqlite: return "INSERT OR REPLACE INTO " + table + " (" + key + ", " + value + ") " + rows

@@ -13,17 +13,25 @@ package final class SeedWriter {
 
     /// Creates the file (which must not exist yet) as an empty store of `version`, holding the
     /// tables of `configuration`, in one transaction that ``finish()`` commits.
-    package init(path: String, history: SchemaHistory, version name: String, configuration: String) throws(StrataError) {
+    package convenience init(path: String, history: SchemaHistory, version name: String, configuration: String) throws(StrataError) {
+        let connection = try SQLiteConnection(path: path, readOnly: false)
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try self.init(connection: connection, file: path, history: history, version: name, configuration: configuration)
+    }
+
+    /// Creates an empty store of `version` through `connection` (a new SQLite file's, or an empty
+    /// server database's), named `file` in messages, in one transaction that ``finish()`` commits.
+    package init(connection: any DatabaseConnection, file: String, history: SchemaHistory, version name: String,
+                 configuration: String) throws(StrataError) {
         guard let version = history.version(named: name) else {
             throw .invalidQuery("\(history.modelName) has no version '\(name)'; it has \(history.versionNames.joined(separator: ", "))")
         }
         guard let entities = version.entities(ofConfiguration: configuration) else {
             throw .unknownConfiguration(configuration, available: ["Default"] + version.configurations.keys.sorted().filter { $0 != "Default" })
         }
-        file = path
+        self.file = file
         layout = StoreLayout(version: version, types: [:])
-        connection = try SQLiteConnection(path: path, readOnly: false)
-        try connection.execute("PRAGMA journal_mode = WAL")
+        self.connection = connection
         try connection.beginWriteTransaction()
         try StoreOpener.createSchema(connection, layout: layout, model: history.modelName, configuration: configuration, entities: entities)
     }
@@ -66,14 +74,15 @@ package final class SeedWriter {
             for (owner, relationship, targets) in pendingToMany {
                 for (position, target) in targets.enumerated() {
                     switch relationship.storage {
-                    case .linkTable:
-                        if let sql = relationship.insertLinkSQL {
-                            try run("INSERT OR REPLACE" + sql.dropFirst("INSERT".count), [.integer(owner), .integer(target), .integer(Int64(position))])
-                        }
+                    case .linkTable(let name):
+                        let dialect = connection.dialect
+                        try run(dialect.insertReplacing(into: SQLFragment.quote(name), key: "owner, target", value: "position", rows: "VALUES (?, ?, ?)"),
+                                [.integer(owner), .integer(target), .integer(Int64(position))])
                         // The inverse side keeps its own link rows.
                         if let inverse = layout.relationships[relationship.destination]?.first(where: { $0.index == relationship.inverseIndex }),
-                           let sql = inverse.insertLinkSQL {
-                            try run("INSERT OR IGNORE" + sql.dropFirst("INSERT".count), [.integer(target), .integer(owner), .integer(0)])
+                           case .linkTable(let inverseName) = inverse.storage {
+                            try run(dialect.insertSkippingExisting(into: SQLFragment.quote(inverseName), columns: "owner, target, position",
+                                                                   rows: "VALUES (?, ?, ?)"), [.integer(target), .integer(owner), .integer(0)])
                         }
                     case .inverseForeignKey(let column, let order):
                         guard let table = layout.entity(relationship.destination)?.table else { continue }
