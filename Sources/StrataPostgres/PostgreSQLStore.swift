@@ -52,6 +52,9 @@ struct PostgreSQLBackend: ServerBackend {
         try PostgreSQLConnection.connect(address)
     }
 
+    /// None: other servers' commits are not in a file this process can watch.
+    var watchedFile: String? { nil }
+
     /// A session-level advisory lock, distinct from the write lock: taken before the store is
     /// checked, released once it is created or migrated (or the check failed).
     func withMigrationLock(on connection: any DatabaseConnection, _ body: () throws(StrataError) -> Void) throws(StrataError) {

@@ -6,26 +6,21 @@ import Foundation
 /// maps each to its position in the current row, which comes either straight from SQLite or from
 /// values (a backend's decoded row, or those a commit captured to refresh the main context).
 public struct RowReader {
-    private let statement: OpaquePointer?
-    /// Captured values, when reading those; nil when reading a statement (so a reader of a row
-    /// retains no array).
-    private let values: [SQLValue]?
+    /// The row read.
+    private let row: DatabaseRow
     /// Column index of each lineage ordinal; owned by the caller for as long as the reader is used.
     private let map: UnsafeBufferPointer<Int32>
     var ordinal = 0
 
     /// A reader of a statement's current row.
     init(_ row: DatabaseRow, map: UnsafeBufferPointer<Int32>) {
-        statement = row.sqlite?.handle
-        values = row.values
+        self.row = row
         self.map = map
     }
 
     /// A reader of captured values.
     init(values: [SQLValue], map: UnsafeBufferPointer<Int32>) {
-        statement = nil
-        self.values = values
-        self.map = map
+        self.init(DatabaseRow(values: values), map: map)
     }
 
     @inline(__always)
@@ -34,36 +29,11 @@ public struct RowReader {
         return map[ordinal]
     }
 
-    @inline(__always)
-    private func isNull(_ column: Int32) -> Bool {
-        if let statement { return SQLiteRow(handle: statement).isNull(column) }
-        return values?[Int(column)].isNull ?? true
-    }
-
-    private func value(_ column: Int32) -> SQLValue {
-        if let statement { return SQLiteRow(handle: statement).value(column) }
-        return values?[Int(column)] ?? .null
-    }
-
-    @inline(__always)
-    private func integer(_ column: Int32) -> Int64 {
-        if let statement { return SQLiteRow(handle: statement).int64(column) }
-        guard let values else { return 0 }
-        return Int64(sqlValue: values[Int(column)]) ?? 0
-    }
-
-    @inline(__always)
-    private func real(_ column: Int32) -> Double {
-        if let statement { return SQLiteRow(handle: statement).double(column) }
-        guard let values else { return 0 }
-        return Double(sqlValue: values[Int(column)]) ?? 0
-    }
-
-    private func text(_ column: Int32) -> String {
-        if let statement { return SQLiteRow(handle: statement).string(column) }
-        guard let values else { return "" }
-        return String(sqlValue: values[Int(column)]) ?? ""
-    }
+    @inline(__always) private func isNull(_ column: Int32) -> Bool { row.isNull(column) }
+    private func value(_ column: Int32) -> SQLValue { row.value(column) }
+    @inline(__always) private func integer(_ column: Int32) -> Int64 { row.int64(column) }
+    @inline(__always) private func real(_ column: Int32) -> Double { row.double(column) }
+    private func text(_ column: Int32) -> String { row.string(column) }
 
     /// The next column as an integer.
     public mutating func int64() -> Int64 { integer(next()) }

@@ -41,14 +41,13 @@ final class ExternalCommitWatcher: Sendable {
 
     /// Polls every file of the stack; nil once stopped.
     private func poll(_ core: StackCore) -> (foreign: Bool, moved: [(Int32, String)])? {
-        // Files only: an in-memory store has no other writer, and a server's commits are not in a file.
-        let storages = core.storages.filter { !$0.isInMemory && $0.backend is SQLiteBackend }
+        let storages = core.storages.compactMap { storage in storage.backend.watchedFile.map { (storage, $0) } }
         return files.withLock { files in
             guard files != nil else { return nil }
             var foreign = false
             var moved: [(Int32, String)] = []
-            for storage in storages {
-                var file = files?[storage.index] ?? WatchedFile(path: storage.path)
+            for (storage, path) in storages {
+                var file = files?[storage.index] ?? WatchedFile(path: path)
                 switch file.poll(knownCount: core.knownCommitCount(storage.index)) {
                 case .foreignCommit: foreign = true
                 case .moved: moved.append((storage.index, storage.displayName))

@@ -104,11 +104,7 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
                           busyTimeoutMilliseconds: busyMilliseconds)
         }, open: { handle throws(StrataError) in
             do throws(StrataError) {
-                let connection = try StoreOpener.open(handle, core: core, options: options, durability: durability, policy: policy)
-                let ids = try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
-                core.setKnownCommitCount(handle.index, try ObjectContext.commitCount(connection))
-                writer.adopt(connection, for: handle.index)
-                return ids
+                return try adoptWriter(StoreOpener.open(handle, core: core, options: options, durability: durability, policy: policy), of: handle)
             } catch {
                 // Whatever SQLite reports while a file is opened (a damaged page met while reading
                 // the schema or the sequences) is said with the file's name.
@@ -126,13 +122,18 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
             StorageHandle(index: index, configuration: configuration, path: "", displayName: storage.displayName, isInMemory: false,
                           entities: entities, backend: backend)
         }, open: { handle throws(StrataError) in
-            let connection = try ServerStoreOpener.open(handle, backend: backend, core: core, policy: policy)
-            let ids = try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
-            core.setKnownCommitCount(handle.index, try ObjectContext.commitCount(connection))
-            writer.adopt(connection, for: handle.index)
-            return ids
+            try adoptWriter(ServerStoreOpener.open(handle, backend: backend, core: core, policy: policy), of: handle)
         })
         log(.notice, "added \(storage) for configuration '\(configuration)' of \(schemaHistory.modelName) \(schemaHistory.currentVersion.name)")
+    }
+
+    /// Makes an opened storage's connection the writer's, notes its commit count, and returns the
+    /// next row id of each of its tables.
+    private func adoptWriter(_ connection: any DatabaseConnection, of handle: StorageHandle) throws(StrataError) -> [Int32: Int64] {
+        let ids = try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
+        core.setKnownCommitCount(handle.index, try ObjectContext.commitCount(connection))
+        writer.adopt(connection, for: handle.index)
+        return ids
     }
 
     /// The configuration whose storage holds an object (from any context), or nil for an object

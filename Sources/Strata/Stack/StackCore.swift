@@ -29,7 +29,7 @@ final class StorageHandle: Sendable {
          busyTimeoutMilliseconds: Int32 = 5_000, backend: (any StoreBackend)? = nil) {
         self.index = index
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
-        self.backend = backend ?? SQLiteBackend(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        self.backend = backend ?? SQLiteBackend(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isInMemory: isInMemory)
         self.configuration = configuration
         self.path = path
         self.displayName = displayName

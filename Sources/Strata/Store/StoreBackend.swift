@@ -9,6 +9,10 @@ package protocol StoreBackend: Sendable {
     /// A new connection that writes (an unsafe transaction's own), waiting for the store's write
     /// lock as the storage allows.
     func writer() throws(StrataError) -> any DatabaseConnection
+
+    /// The file whose changes reveal other processes' commits, or nil (an in-memory store has no
+    /// other writer; a server's commits are not in a file).
+    var watchedFile: String? { get }
 }
 
 /// A SQLite file's connections.
@@ -17,6 +21,10 @@ struct SQLiteBackend: StoreBackend {
     let path: String
     /// How long a write waits for a lock another connection or process holds.
     let busyTimeoutMilliseconds: Int32
+    /// Whether the file is a private in-memory store's.
+    let isInMemory: Bool
+
+    var watchedFile: String? { isInMemory ? nil : path }
 
     func reader() throws(StrataError) -> any DatabaseConnection {
         try SQLiteConnection(path: path, readOnly: true)
