@@ -84,7 +84,7 @@ let package = Package(
         // A child process the crash tests kill with SIGKILL; not a product.
         .executableTarget(
             name: "strata-crash-child",
-            dependencies: ["Strata", "StrataTesting", "CSQLite"],
+            dependencies: ["Strata", "StrataPostgres", "StrataTesting", "CSQLite"],
             path: "Sources/StrataCrashChild",
             exclude: ["Models"],
             plugins: ["StrataPlugin"]

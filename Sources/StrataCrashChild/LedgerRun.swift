@@ -6,9 +6,9 @@ import Strata
 /// two entries, one tag naming the commit, both balances. The transaction APIs take turns.
 @MainActor
 enum LedgerRun {
-    static func commitForever(at url: URL) async throws {
+    static func commitForever(at storage: any StorageInterface) async throws {
         let stack = DataStack(Ledger.schemaHistory)
-        try await stack.addStorage(SQLiteStore(fileURL: url))
+        try await stack.addStorage(storage)
         if try stack.fetchCount(From<Account>()) == 0 {
             try await stack.perform { transaction in
                 for name in ["A", "B"] { transaction.create(Into<Account>()).name = name }

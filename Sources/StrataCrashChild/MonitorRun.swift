@@ -7,9 +7,9 @@ import Strata
 /// each, so an even count with no commit in part) and the accounts' balances matched the entries.
 @MainActor
 enum MonitorRun {
-    static func watch(_ url: URL, until count: Int) async throws {
+    static func watch(_ storage: any StorageInterface, until count: Int) async throws {
         let stack = DataStack(Ledger.schemaHistory, externalCommitCheckInterval: .milliseconds(20))
-        try await stack.addStorage(SQLiteStore(fileURL: url))
+        try await stack.addStorage(storage)
         let monitor = try stack.monitorList(From<Entry>().orderBy(.ascending(\.commit)))
         let updates = monitor.updates
         FileHandle.standardOutput.write(Data("ready\n".utf8))

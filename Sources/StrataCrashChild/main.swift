@@ -21,6 +21,12 @@ import StrataTesting
 //                                          printing "ready", then "seen UPDATES WHOLE" at COUNT entries
 //   strata-crash-child in-memory exit|wait  adds an in-memory ledger store, commits, prints "ready", then exits
 //                                          with the stack alive, or waits to be killed
+//   strata-crash-child prepare PATH       creates a ledger store with accounts A and B, printing "prepared"
+//   strata-crash-child increment PATH N   adds 1 to account A's balance in N transactions, one entry each,
+//                                          printing "done N"
+//   strata-crash-child totals PATH        prints "BALANCE ENTRIES DISTINCT-IDS" of account A's ledger
+//   PATH is a SQLite file, or a PostgreSQL database's postgres:// URL for commit, monitor,
+//   prepare, increment and totals.
 //   strata-crash-child check-ledger PATH  prints "INTEGRITY COMMITS LAST WHOLE": WHOLE is 1 when commits 1...LAST
 //                                          are each there with both entries and their tag, and the balances add up
 
@@ -72,7 +78,7 @@ case "check":
     say(version, value("SELECT count(*) FROM Cow"), value("SELECT count(*) FROM strata_link_Cow_3_tags"), value("PRAGMA integrity_check"))
 case "commit":
     do {
-        try await LedgerRun.commitForever(at: url)
+        try await LedgerRun.commitForever(at: childStorage(arguments[2]))
     } catch {
         fail("\(error)")
     }
@@ -105,7 +111,7 @@ case "open-as-nobody":
 case "monitor":
     guard arguments.count == 4, let count = Int(arguments[3]) else { fail("usage: strata-crash-child monitor PATH COUNT") }
     do {
-        try await MonitorRun.watch(url, until: count)
+        try await MonitorRun.watch(childStorage(arguments[2]), until: count)
     } catch {
         fail("\(error)")
     }
@@ -118,6 +124,25 @@ case "in-memory":
         say("ready")
         if arguments[2] == "wait" { while true { sleep(60) } }
         withExtendedLifetime(stack) { exit(0) }
+    } catch {
+        fail("\(error)")
+    }
+case "prepare":
+    do {
+        try await IncrementRun.prepare(childStorage(arguments[2]))
+    } catch {
+        fail("\(error)")
+    }
+case "increment":
+    guard arguments.count == 4, let times = Int(arguments[3]) else { fail("usage: strata-crash-child increment PATH N") }
+    do {
+        try await IncrementRun.increment(childStorage(arguments[2]), times: times)
+    } catch {
+        fail("\(error)")
+    }
+case "totals":
+    do {
+        try await IncrementRun.totals(childStorage(arguments[2]))
     } catch {
         fail("\(error)")
     }

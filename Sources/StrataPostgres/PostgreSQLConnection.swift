@@ -27,6 +27,11 @@ final class PostgreSQLConnection: DatabaseConnection {
     private(set) var isInTransaction = false
     /// Rows changed by the last statement.
     private(set) var changes = 0
+    /// Whether a write transaction (``beginWriteTransaction()``) is open.
+    private var isWriting = false
+    /// Whether committing a write transaction notifies ``commitChannel``'s listeners (the
+    /// store's ``PostgreSQLStore/ExternalCommits/notified`` mode).
+    var notifiesCommits = false
 
     /// PostgreSQL's SQL.
     var dialect: SQLDialect { .postgresql }
@@ -103,12 +108,17 @@ final class PostgreSQLConnection: DatabaseConnection {
         do {
             answer = try connection.query(query, logger: Self.quietLogger).wait()
         } catch {
-            if isBroken { isInTransaction = false }
+            if isBroken {
+                isInTransaction = false
+                isWriting = false
+            }
             throw failure(error, sql: original)
         }
         switch answer.metadata.command {
         case "BEGIN": isInTransaction = true
-        case "COMMIT", "ROLLBACK": isInTransaction = false
+        case "COMMIT", "ROLLBACK":
+            isInTransaction = false
+            isWriting = false
         default: break
         }
         var columns: [String] = []
@@ -138,6 +148,7 @@ final class PostgreSQLConnection: DatabaseConnection {
         try execute("BEGIN ISOLATION LEVEL READ COMMITTED")
         do {
             try execute("SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
+            isWriting = true
         } catch {
             try? execute("ROLLBACK")
             throw error
@@ -156,8 +167,21 @@ final class PostgreSQLConnection: DatabaseConnection {
         return Set(result.rows.compactMap { $0.first.flatMap { String(sqlValue: $0) } })
     }
 
-    /// `COMMIT`.
-    func commit() throws(StrataError) { try execute("COMMIT") }
+    /// `COMMIT`, after a `NOTIFY` on ``commitChannel`` when the transaction wrote and the store
+    /// notifies (PostgreSQL delivers it when, and only if, the commit succeeds).
+    func commit() throws(StrataError) {
+        if isWriting, notifiesCommits { try execute("NOTIFY " + Self.commitChannel) }
+        try execute("COMMIT")
+    }
+
+    /// The channel Strata's writers notify when they commit.
+    static let commitChannel = "strata_commits"
+
+    /// Listens on ``commitChannel``: `heard` runs (on an event loop) for every notification.
+    func listenForCommits(_ heard: @escaping @Sendable () -> Void) throws(StrataError) {
+        connection.addListener(channel: Self.commitChannel) { _, _ in heard() }
+        try execute("LISTEN " + Self.commitChannel)
+    }
 
     /// `ROLLBACK`.
     func rollback() throws(StrataError) { try execute("ROLLBACK") }

@@ -17,11 +17,27 @@ public struct PostgreSQLStore: StorageInterface {
     public let url: String
     /// The configuration whose entities it holds; nil means `Default`.
     public let configuration: String?
+    /// How the stack learns of commits other app servers make.
+    public let externalCommits: ExternalCommits
+
+    /// How a stack learns that another app server (or another stack) committed to the database,
+    /// so that its main context and monitors catch up (every
+    /// `DataStack.externalCommitCheckInterval`).
+    public enum ExternalCommits: Sendable, Equatable {
+        /// Writers send a `NOTIFY` as they commit and each stack `LISTEN`s: a check with nothing
+        /// new costs no round trip. The default.
+        case notified
+        /// Each check reads the store's commit count (one small query), for engines that speak
+        /// PostgreSQL's protocol without `LISTEN`/`NOTIFY`, such as CockroachDB. Every app server
+        /// of a database must then use it, since writers send no `NOTIFY`.
+        case polled
+    }
 
     /// A store in the database `url` names.
-    public init(url: String, configuration: String? = nil) {
+    public init(url: String, configuration: String? = nil, externalCommits: ExternalCommits = .notified) {
         self.url = url
         self.configuration = configuration
+        self.externalCommits = externalCommits
     }
 
     /// `PostgreSQLStore(postgres://user@host:port/database)`, never the password.
@@ -36,24 +52,28 @@ extension PostgreSQLStore: ServerStorage {
     }
 
     package func makeBackend() throws(StrataError) -> any ServerBackend {
-        PostgreSQLBackend(address: try PostgreSQLAddress(url: url))
+        PostgreSQLBackend(address: try PostgreSQLAddress(url: url), externalCommits: externalCommits)
     }
 }
 
 /// The connections of a ``PostgreSQLStore``.
 struct PostgreSQLBackend: ServerBackend {
     let address: PostgreSQLAddress
+    let externalCommits: PostgreSQLStore.ExternalCommits
 
     func reader() throws(StrataError) -> any DatabaseConnection {
         try PostgreSQLConnection.connect(address)
     }
 
     func writer() throws(StrataError) -> any DatabaseConnection {
-        try PostgreSQLConnection.connect(address)
+        let connection = try PostgreSQLConnection.connect(address)
+        connection.notifiesCommits = externalCommits == .notified
+        return connection
     }
 
-    /// None: other servers' commits are not in a file this process can watch.
-    var watchedFile: String? { nil }
+    func commitProbe() -> (any CommitProbe)? {
+        PostgreSQLCommitProbe(address: address, mode: externalCommits)
+    }
 
     /// A session-level advisory lock, distinct from the write lock: taken before the store is
     /// checked, released once it is created or migrated (or the check failed).

@@ -20,13 +20,17 @@ enum CrashChild {
     /// Starts the child; its standard output is piped back.
     /// `temporaryFolder`, if given, is the child's `TMPDIR`; `errors`, if given, a file its
     /// standard error is appended to (for a test to show why a child failed).
-    static func launch(_ arguments: [String], temporaryFolder: URL? = nil, errors: URL? = nil) throws -> (process: Process, output: Pipe) {
+    /// `environment` is added to the child's.
+    static func launch(_ arguments: [String], temporaryFolder: URL? = nil, errors: URL? = nil,
+                       environment: [String: String] = [:]) throws -> (process: Process, output: Pipe) {
         guard let executable else { throw CrashChildError.notBuilt }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if let temporaryFolder {
-            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporaryFolder.path]) { $1 }
+        var added = environment
+        if let temporaryFolder { added["TMPDIR"] = temporaryFolder.path }
+        if !added.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(added) { $1 }
         }
         let output = Pipe()
         process.standardOutput = output
@@ -43,8 +47,9 @@ enum CrashChild {
     }
 
     /// Runs the child to the end; returns what it printed, trimmed.
-    static func run(_ arguments: [String], temporaryFolder: URL? = nil, errors: URL? = nil) throws -> String {
-        let child = try launch(arguments, temporaryFolder: temporaryFolder, errors: errors)
+    static func run(_ arguments: [String], temporaryFolder: URL? = nil, errors: URL? = nil,
+                    environment: [String: String] = [:]) throws -> String {
+        let child = try launch(arguments, temporaryFolder: temporaryFolder, errors: errors, environment: environment)
         let output = child.output.fileHandleForReading.readDataToEndOfFile()
         child.process.waitUntilExit()
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -10,9 +10,9 @@ package protocol StoreBackend: Sendable {
     /// lock as the storage allows.
     func writer() throws(StrataError) -> any DatabaseConnection
 
-    /// The file whose changes reveal other processes' commits, or nil (an in-memory store has no
-    /// other writer; a server's commits are not in a file).
-    var watchedFile: String? { get }
+    /// A new probe that finds other stacks' and processes' commits, or nil when there can be
+    /// none (a private in-memory store).
+    func commitProbe() -> (any CommitProbe)?
 }
 
 /// A SQLite file's connections.
@@ -24,7 +24,9 @@ struct SQLiteBackend: StoreBackend {
     /// Whether the file is a private in-memory store's.
     let isInMemory: Bool
 
-    var watchedFile: String? { isInMemory ? nil : path }
+    func commitProbe() -> (any CommitProbe)? {
+        isInMemory ? nil : SQLiteFileProbe(path: path)
+    }
 
     func reader() throws(StrataError) -> any DatabaseConnection {
         try SQLiteConnection(path: path, readOnly: true)

@@ -10,14 +10,19 @@ struct OtherProcessTests {
         let folder = TestFolders.url("strata-watch")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = folder.appendingPathComponent("Ledger.sqlite").path
-        let watcher = try CrashChild.launch(["monitor", store, "200"])
+        try Self.expectMonitorFollowsCommits(store: folder.appendingPathComponent("Ledger.sqlite").path)
+    }
+
+    /// Runs a monitoring child and a committing child on `store` (a file or a database URL) and
+    /// expects the monitor to have seen 200 entries, in whole commits.
+    static func expectMonitorFollowsCommits(store: String, environment: [String: String] = [:]) throws {
+        let watcher = try CrashChild.launch(["monitor", store, "200"], environment: environment)
         var printed = ""
         while !printed.contains("ready"), case let data = watcher.output.fileHandleForReading.availableData, !data.isEmpty {
             printed += String(decoding: data, as: UTF8.self)
         }
         #expect(printed.contains("ready"))
-        let writer = try CrashChild.launch(["commit", store])
+        let writer = try CrashChild.launch(["commit", store], environment: environment)
         printed += String(decoding: watcher.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         watcher.process.waitUntilExit()
         kill(writer.process.processIdentifier, SIGKILL)

@@ -1,0 +1,37 @@
+/// Finds the commits other stacks and processes make to one storage, for the stack's
+/// ``ExternalCommitWatcher``. Each backend knows the cheapest way to ask: a SQLite file's data
+/// version, a PostgreSQL notification.
+///
+/// A probe is polled from one task at a time, under the watcher's lock.
+package protocol CommitProbe {
+    /// Looks once. `knownCount` is the store's commit count after this stack's last commit (nil
+    /// before it made one), so a count that matches it is this stack's own commit.
+    mutating func poll(knownCount: Int64?) -> CommitProbeFinding
+}
+
+/// What one poll of a ``CommitProbe`` found.
+package enum CommitProbeFinding: Sendable, Equatable {
+    /// Nothing new, or nothing could be read this time (the main context reports read errors).
+    case nothing
+    /// A commit this stack did not make landed since the last poll.
+    case foreignCommit
+    /// The store's file was deleted, renamed or replaced (reported once).
+    case moved
+}
+
+/// The part of a probe every backend shares: compares the store's commit count with the last
+/// one seen and with this stack's own.
+package struct CommitCountComparison: Sendable {
+    /// The count the last read found.
+    private var lastCount: Int64?
+
+    /// A comparison that has seen nothing yet.
+    package init() {}
+
+    /// Reads the count through `connection` and says whether a foreign commit explains it.
+    package mutating func read(_ connection: any DatabaseConnection, knownCount: Int64?) throws(StrataError) -> CommitProbeFinding {
+        let count = try ObjectContext.commitCount(connection)
+        defer { lastCount = count }
+        return count != knownCount && count != lastCount ? .foreignCommit : .nothing
+    }
+}

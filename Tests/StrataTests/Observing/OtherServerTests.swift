@@ -1,0 +1,47 @@
+import Foundation
+import StrataTestSupport
+import Testing
+
+/// Several app processes sharing one PostgreSQL database: monitors follow the others' commits
+/// (by notification, and by polling for engines without `NOTIFY`), and concurrent `x += 1`
+/// transactions lose no update and their objects' ids never collide.
+@Suite("Other app servers", Postgres.available, .timeLimit(.minutes(3)))
+struct OtherServerTests {
+    @Test func aMonitorFollowsAnotherServersCommitsByNotification() throws {
+        try OtherProcessTests.expectMonitorFollowsCommits(store: Postgres.newDatabaseURL("watch"))
+    }
+
+    @Test func aMonitorFollowsAnotherServersCommitsByPolling() throws {
+        try OtherProcessTests.expectMonitorFollowsCommits(store: Postgres.newDatabaseURL("poll"), environment: ["STRATA_CHILD_POLL": "1"])
+    }
+
+    @Test func eightProcessesAddingOneLoseNoUpdateAndShareNoId() throws {
+        try Self.expectExactTotal(store: Postgres.newDatabaseURL("increment"))
+    }
+
+    /// Eight children add 1 to the same balance 25 times each, writing an entry each time.
+    static func expectExactTotal(store: String) throws {
+        #expect(try CrashChild.run(["prepare", store]) == "prepared")
+        let errors = TestFolders.url("strata-increment").appendingPathComponent("errors.txt")
+        try FileManager.default.createDirectory(at: errors.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let children = try (0..<8).map { _ in try CrashChild.launch(["increment", store, "25"], errors: errors) }
+        for child in children {
+            let printed = String(decoding: child.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            child.process.waitUntilExit()
+            let failures = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            #expect(printed == "done 25\n", "a child failed: \(failures)")
+        }
+        #expect(try CrashChild.run(["totals", store]) == "200 200 200")
+    }
+}
+
+/// The same eight processes on one SQLite file.
+@Suite("Other processes writing", .timeLimit(.minutes(3)))
+struct OtherProcessWriterTests {
+    @Test func eightProcessesAddingOneLoseNoUpdateAndShareNoId() throws {
+        let folder = TestFolders.url("strata-increment-file")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try OtherServerTests.expectExactTotal(store: folder.appendingPathComponent("Ledger.sqlite").path)
+    }
+}
