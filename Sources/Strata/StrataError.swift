@@ -84,6 +84,16 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The database server could not be reached or refused the connection (down, wrong password,
     /// no such database): the server as `host:port` (or its socket folder), the database, and why.
     case serverUnavailable(server: String, database: String, reason: String)
+    /// The connection to the database server was lost while it was in use (a restart, a failover,
+    /// a network failure, a terminated backend). The server rolled back the transaction it was in,
+    /// so nothing of it was committed; the next transaction or fetch connects again.
+    case connectionLost(server: String, database: String)
+    /// The database server could not fit the transaction in with concurrent ones: a serialization
+    /// failure (SQLSTATE `40001`) or a deadlock (`40P01`), what the server said, and how many times
+    /// the transaction ran. Nothing of it was committed. `perform` runs its closure again before
+    /// reporting this (up to ``DataStack/conflictAttempts`` times in all); an unsafe transaction's
+    /// commit reports it at once, since only its caller can redo its work.
+    case transactionConflict(code: String, message: String, attempts: Int)
 
     /// One sentence saying what happened and what to do.
     public var description: String {
@@ -170,6 +180,12 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the database server refused a statement (SQLSTATE \(code)): \(message)" + (sql.map { " (in: \($0))" } ?? "")
         case .serverUnavailable(let server, let database, let reason):
             return "cannot connect to database '\(database)' on \(server): \(reason)"
+        case .transactionConflict(let code, let message, let attempts):
+            return "the database server could not apply the transaction alongside concurrent ones (SQLSTATE \(code): \(message)) "
+                + "after \(attempts) attempt\(attempts == 1 ? "" : "s"); nothing of it was committed: run it again"
+        case .connectionLost(let server, let database):
+            return "the connection to database '\(database)' on \(server) was lost; the server rolled back "
+                + "what it had not committed, and the next transaction or fetch connects again"
         }
     }
 }

@@ -103,6 +103,12 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// Runs `sql` (placeholders numbered) with `arguments`; errors name `original`, the SQL as
     /// Strata wrote it.
     func run(_ sql: String, _ arguments: [SQLValue], as original: String) throws(StrataError) -> Result {
+        guard !isBroken else {
+            // postgres-nio would wait for an answer that never comes on a closed channel.
+            isInTransaction = false
+            isWriting = false
+            throw .connectionLost(server: address.server, database: address.database)
+        }
         let query = PostgresQuery(unsafeSQL: sql, binds: PostgreSQLValues.bindings(arguments))
         let answer: PostgresQueryResult
         do {
@@ -210,17 +216,33 @@ final class PostgreSQLConnection: DatabaseConnection {
         _ = try? connection.close().wait()
     }
 
-    /// Whether the server has closed the connection (a restart, a network failure, a terminated backend).
-    var isBroken: Bool { connection.isClosed }
+    /// Whether the server has closed the connection (a restart, a network failure, a terminated
+    /// backend), or this side closed it.
+    var isBroken: Bool { isClosed || connection.isClosed }
 
     /// A statement's error: what the server said, with its SQLSTATE, or why the connection failed.
     private func failure(_ error: any Error, sql: String) -> StrataError {
         if let error = error as? PSQLError, error.code == .server, let info = error.serverInfo {
             let code = info[.sqlState] ?? "?"
+            if code == "23505", let table = info[.tableName], let columns = info[.detail].flatMap(Self.keyColumns) {
+                return .uniquenessViolation(entity: table, attributes: columns)
+            }
             let message = [info[.message], info[.detail]].compactMap { $0 }.joined(separator: ": ")
             return .server(code: code, message: message, sql: sql)
         }
+        if isBroken { return .connectionLost(server: address.server, database: address.database) }
         return .serverUnavailable(server: address.server, database: address.database, reason: Self.reason(error))
+    }
+
+    /// The columns a unique-violation detail names: `Key (sku)=(W-1) already exists.` gives
+    /// `["sku"]`, `Key ("order", kind)=(1, a) ...` gives `["order", "kind"]`.
+    static func keyColumns(_ detail: String) -> [String]? {
+        guard detail.hasPrefix("Key ("), let end = detail.range(of: ")=(") else { return nil }
+        let list = detail[detail.index(detail.startIndex, offsetBy: 5)..<end.lowerBound]
+        return list.split(separator: ", ").map { name in
+            name.hasPrefix("\"") && name.hasSuffix("\"") && name.count >= 2
+                ? name.dropFirst().dropLast().replacingOccurrences(of: "\"\"", with: "\"") : String(name)
+        }
     }
 
     /// Why a connection failed, in the server's words when it said something.

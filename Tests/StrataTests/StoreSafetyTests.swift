@@ -107,7 +107,7 @@ struct DurabilityTests {
     /// SQLite's `synchronous` setting on a stack's writer connection (0 off, 1 normal, 2 full).
     private func synchronous(_ stack: DataStack) throws -> [[SQLValue]] {
         try stack.writer.queue.sync { () throws(StrataError) -> [[SQLValue]] in
-            try StoreOpener.rows(stack.writer.connection(for: 0), "PRAGMA synchronous")
+            try StoreOpener.rows(stack.writer.connection(for: stack.core.storages[0]), "PRAGMA synchronous")
         }
     }
 

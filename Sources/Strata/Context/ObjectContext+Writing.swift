@@ -359,6 +359,7 @@ extension ObjectContext {
 
     /// SQLite's unique-constraint failures become ``StrataError/uniquenessViolation(entity:attributes:)``.
     static func translate(_ error: StrataError) -> StrataError {
+        if let conflict = error.conflict { return .transactionConflict(code: conflict.code, message: conflict.message, attempts: 1) }
         guard case .sqlite(let code, let message, _) = error, code == 2067 || code == 1555,
               let range = message.range(of: "constraint failed: ") else { return error }
         let columns = message[range.upperBound...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

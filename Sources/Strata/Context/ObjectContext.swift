@@ -102,6 +102,12 @@ final class ObjectContext {
     /// The connection of a storage, opened on first use; outside a transaction, inside the
     /// snapshot this context reads.
     func connection(for storage: Int32) throws(StrataError) -> any DatabaseConnection {
+        if let connection = connections[storage], connection.isBroken, !openTransactions.contains(storage) {
+            // Lost between snapshots: the next one starts on a new connection (and, for the main
+            // context, re-reads what changed meanwhile, as after any snapshot).
+            connections[storage] = nil
+            openSnapshots.remove(storage)
+        }
         if let connection = connections[storage] {
             if kind != .transaction, !openSnapshots.contains(storage) { try beginSnapshot(storage, on: connection) }
             if readsUnderWriteLock, !openTransactions.contains(storage) { try beginImmediate(storage, on: connection) }
@@ -125,7 +131,7 @@ final class ObjectContext {
 
     /// A read-only connection that sees only committed data.
     func committedConnection(for storage: StorageHandle) throws(StrataError) -> any DatabaseConnection {
-        if let connection = committedConnections[storage.index] { return connection }
+        if let connection = committedConnections[storage.index], !connection.isBroken { return connection }
         let connection = try openReader(storage)
         committedConnections[storage.index] = connection
         return connection

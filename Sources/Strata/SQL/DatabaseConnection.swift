@@ -39,6 +39,11 @@ package protocol DatabaseConnection: AnyObject {
 
     /// Whether a transaction is open.
     var isInTransaction: Bool { get }
+
+    /// Whether the connection was lost (a server restarted, a network failed, a backend was
+    /// terminated): a context drops a broken connection and makes a new one before its next
+    /// transaction or snapshot. A SQLite connection never breaks.
+    var isBroken: Bool { get }
 }
 
 /// A statement of a ``DatabaseConnection``: bind by index (from 1), step through the rows, read

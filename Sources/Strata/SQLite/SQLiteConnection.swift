@@ -152,4 +152,7 @@ final class SQLiteConnection: DatabaseConnection {
 
     /// Whether a transaction is open.
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Never: a SQLite file has no connection to lose.
+    var isBroken: Bool { false }
 }

@@ -25,10 +25,13 @@ final class Writer: @unchecked Sendable {
         connections[storage] = connection
     }
 
-    /// A storage's writer connection. Call on the queue.
-    func connection(for storage: Int32) throws(StrataError) -> any DatabaseConnection {
+    /// A storage's writer connection, made again by its backend when it was lost. Call on the queue.
+    func connection(for storage: StorageHandle) throws(StrataError) -> any DatabaseConnection {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard let connection = connections[storage] else { throw .noStorage(entity: "storage #\(storage)") }
-        return connection
+        guard let connection = connections[storage.index] else { throw .noStorage(entity: "storage #\(storage.index)") }
+        guard connection.isBroken else { return connection }
+        let fresh = try storage.backend.writer()
+        connections[storage.index] = fresh
+        return fresh
     }
 }

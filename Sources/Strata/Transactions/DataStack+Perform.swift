@@ -5,7 +5,7 @@ extension DataStack {
     /// A transaction context on the writer queue.
     func writerContext() -> ObjectContext {
         let context = ObjectContext(core: core, kind: .transaction, openConnection: { [writer] handle throws(StrataError) in
-            try writer.connection(for: handle.index)
+            try writer.connection(for: handle)
         }, openReader: { handle throws(StrataError) in
             try handle.backend.reader()
         })
@@ -13,9 +13,26 @@ extension DataStack {
         return context
     }
 
-    /// Runs a transaction body on the writer queue: commit on return, roll back on throw.
+    /// Runs a transaction body on the writer queue: commit on return, roll back on throw. A
+    /// serialization failure or deadlock rolls back and runs the body again, on a fresh
+    /// transaction, up to ``conflictAttempts`` times in all.
     func runTransaction<T, Transaction: BaseDataTransaction>(_ make: (ObjectContext) -> Transaction,
                                                             _ body: (Transaction) throws -> T) -> Result<T, StrataError> {
+        var attempt = 1
+        while true {
+            let result = runAttempt(make, body)
+            guard case .failure(let error) = result, let conflict = error.conflict else { return result }
+            guard attempt < Self.conflictAttempts else {
+                return .failure(.transactionConflict(code: conflict.code, message: conflict.message, attempts: attempt))
+            }
+            log(.notice, "a transaction met a concurrent one (SQLSTATE \(conflict.code)) and runs again: attempt \(attempt + 1)")
+            attempt += 1
+        }
+    }
+
+    /// Runs a transaction body once.
+    private func runAttempt<T, Transaction: BaseDataTransaction>(_ make: (ObjectContext) -> Transaction,
+                                                                _ body: (Transaction) throws -> T) -> Result<T, StrataError> {
         dispatchPrecondition(condition: .onQueue(writer.queue))
         let context = writerContext()
         let transaction = make(context)
@@ -31,7 +48,9 @@ extension DataStack {
             return .success(value)
         } catch let error as StrataError {
             context.rollback()
-            if error != .userCancelled { StrataDefaults.logger.log(error: error, message: "a transaction was rolled back", file: #fileID, line: #line) }
+            if error != .userCancelled, error.conflict == nil {
+                StrataDefaults.logger.log(error: error, message: "a transaction was rolled back", file: #fileID, line: #line)
+            }
             return .failure(error)
         } catch {
             context.rollback()
