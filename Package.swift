@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataTests",
-            dependencies: ["Strata", "StrataSwiftLog", "StrataTestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Strata", "StrataPostgres", "StrataSwiftLog", "StrataTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .plugin(
             name: "StrataPlugin",

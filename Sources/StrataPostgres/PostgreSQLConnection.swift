@@ -32,6 +32,8 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// Whether committing a write transaction notifies ``commitChannel``'s listeners (the
     /// store's ``PostgreSQLStore/ExternalCommits/notified`` mode).
     var notifiesCommits = false
+    /// How long a statement waits for a lock, in milliseconds (0: without limit).
+    private(set) var lockTimeoutMilliseconds = 0
 
     /// PostgreSQL's SQL.
     var dialect: SQLDialect { .postgresql }
@@ -180,6 +182,13 @@ final class PostgreSQLConnection: DatabaseConnection {
         try execute("COMMIT")
     }
 
+    /// Makes every statement wait at most `milliseconds` for a lock (the write lock, a row), then
+    /// fail with ``StrataError/storeBusy(file:milliseconds:)``.
+    func setLockTimeout(milliseconds: Int) throws(StrataError) {
+        try execute("SET lock_timeout = \(milliseconds)")
+        lockTimeoutMilliseconds = milliseconds
+    }
+
     /// The channel Strata's writers notify when they commit.
     static let commitChannel = "strata_commits"
 
@@ -224,6 +233,9 @@ final class PostgreSQLConnection: DatabaseConnection {
     private func failure(_ error: any Error, sql: String) -> StrataError {
         if let error = error as? PSQLError, error.code == .server, let info = error.serverInfo {
             let code = info[.sqlState] ?? "?"
+            if code == "55P03" {
+                return .storeBusy(file: address.description, milliseconds: lockTimeoutMilliseconds)
+            }
             if code == "23505", let table = info[.tableName], let columns = info[.detail].flatMap(Self.keyColumns) {
                 return .uniquenessViolation(entity: table, attributes: columns)
             }

@@ -19,6 +19,10 @@ public struct PostgreSQLStore: StorageInterface {
     public let configuration: String?
     /// How the stack learns of commits other app servers make.
     public let externalCommits: ExternalCommits
+    /// How long a transaction waits for the database's write lock (or a row another client
+    /// locked) before it fails with ``StrataError/storeBusy(file:milliseconds:)``, as a
+    /// `SQLiteStore`'s `busyTimeout` does. Opening waits for another server's migration without limit.
+    public let busyTimeout: Duration
 
     /// How a stack learns that another app server (or another stack) committed to the database,
     /// so that its main context and monitors catch up (every
@@ -34,10 +38,12 @@ public struct PostgreSQLStore: StorageInterface {
     }
 
     /// A store in the database `url` names.
-    public init(url: String, configuration: String? = nil, externalCommits: ExternalCommits = .notified) {
+    public init(url: String, configuration: String? = nil, externalCommits: ExternalCommits = .notified,
+                busyTimeout: Duration = .seconds(5)) {
         self.url = url
         self.configuration = configuration
         self.externalCommits = externalCommits
+        self.busyTimeout = busyTimeout
     }
 
     /// `PostgreSQLStore(postgres://user@host:port/database)`, never the password.
@@ -52,7 +58,10 @@ extension PostgreSQLStore: ServerStorage {
     }
 
     package func makeBackend() throws(StrataError) -> any ServerBackend {
-        PostgreSQLBackend(address: try PostgreSQLAddress(url: url), externalCommits: externalCommits)
+        let (seconds, attoseconds) = busyTimeout.components
+        let milliseconds = max(1, Int(clamping: seconds) &* 1_000 &+ Int(attoseconds / 1_000_000_000_000_000))
+        return PostgreSQLBackend(address: try PostgreSQLAddress(url: url), externalCommits: externalCommits,
+                                 busyTimeoutMilliseconds: milliseconds)
     }
 }
 
@@ -60,6 +69,7 @@ extension PostgreSQLStore: ServerStorage {
 struct PostgreSQLBackend: ServerBackend {
     let address: PostgreSQLAddress
     let externalCommits: PostgreSQLStore.ExternalCommits
+    let busyTimeoutMilliseconds: Int
 
     func reader() throws(StrataError) -> any DatabaseConnection {
         try PostgreSQLConnection.connect(address)
@@ -68,6 +78,7 @@ struct PostgreSQLBackend: ServerBackend {
     func writer() throws(StrataError) -> any DatabaseConnection {
         let connection = try PostgreSQLConnection.connect(address)
         connection.notifiesCommits = externalCommits == .notified
+        try connection.setLockTimeout(milliseconds: busyTimeoutMilliseconds)
         return connection
     }
 
@@ -78,8 +89,11 @@ struct PostgreSQLBackend: ServerBackend {
     /// A session-level advisory lock, distinct from the write lock: taken before the store is
     /// checked, released once it is created or migrated (or the check failed).
     func withMigrationLock(on connection: any DatabaseConnection, _ body: () throws(StrataError) -> Void) throws(StrataError) {
+        // Another server's migration may take minutes: wait for it without limit.
+        try connection.execute("SET lock_timeout = 0")
         try connection.execute("SELECT pg_advisory_lock(\(Self.migrationLockKey))")
         defer { try? connection.execute("SELECT pg_advisory_unlock(\(Self.migrationLockKey))") }
+        try connection.execute("SET lock_timeout = \(busyTimeoutMilliseconds)")
         try body()
     }
 

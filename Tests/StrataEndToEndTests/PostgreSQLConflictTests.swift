@@ -95,4 +95,20 @@ struct PostgreSQLConflictTests {
         #expect(PostgreSQLConnection.keyColumns("Key (\"order\", kind)=(1, a) already exists.") == ["order", "kind"])
         #expect(PostgreSQLConnection.keyColumns("something else") == nil)
     }
+
+    @Test func aTransactionWaitsForTheWriteLockUntilItsBusyTimeout() async throws {
+        let url = try Postgres.newDatabaseURL("busy")
+        let stack = DataStack(Shop.schemaHistory)
+        let store = try await stack.addStorage(PostgreSQLStore(url: url, busyTimeout: .milliseconds(200)))
+        // Another server's writer, in the middle of its transaction.
+        let other = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
+        try other.beginWriteTransaction()
+        await #expect(throws: StrataError.storeBusy(file: store.description.dropFirst("PostgreSQLStore(".count).dropLast().description,
+                                                    milliseconds: 200)) {
+            try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "A" }
+        }
+        try other.rollback()
+        try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "B" }
+        #expect(try stack.fetchAll(From<Product>()).map(\.sku) == ["B"])
+    }
 }

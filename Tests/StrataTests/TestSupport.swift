@@ -2,11 +2,11 @@ import Foundation
 import StrataTestSupport
 @testable import Strata
 
-/// A stack over a fresh in-memory store.
+/// A stack over a fresh, empty store of the backend the suite runs against.
 func makeStack() throws -> DataStack {
     TestLog.install()
     let stack = DataStack(Zoo.schemaHistory)
-    try stack.addStorageAndWait(InMemoryStore())
+    try stack.addStorageAndWait(freshStore())
     return stack
 }
 
