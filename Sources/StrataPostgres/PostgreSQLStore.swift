@@ -71,6 +71,8 @@ struct PostgreSQLBackend: ServerBackend {
     let externalCommits: PostgreSQLStore.ExternalCommits
     let busyTimeoutMilliseconds: Int
 
+    var dialect: SQLDialect { .postgresql }
+
     func reader() throws(StrataError) -> any DatabaseConnection {
         try PostgreSQLConnection.connect(address)
     }
@@ -95,6 +97,10 @@ struct PostgreSQLBackend: ServerBackend {
         defer { try? connection.execute("SELECT pg_advisory_unlock(\(Self.migrationLockKey))") }
         try connection.execute("SET lock_timeout = \(busyTimeoutMilliseconds)")
         try body()
+    }
+
+    func prepare(_ connection: any DatabaseConnection) throws(StrataError) {
+        try PostgreSQLFunctions.create(on: connection)
     }
 
     /// The advisory lock key of Strata's migration lock: "stratam" in ASCII.

@@ -84,7 +84,8 @@ struct ReadContextTests {
         #expect(count == 2)
     }
 
-    @Test func readContextsCannotWrite() async throws {
+    @Test(.sqliteOnly("a trap, checked in a child process (which would start a server of its own); it comes before any SQL"))
+    func readContextsCannotWrite() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let stack = try makeStack()
             try await addPeople(["Ann"], to: stack)

@@ -15,7 +15,8 @@ struct DefaultStoreTests {
         #expect(SQLiteStore(fileName: "Other.sqlite").fileURL.deletingLastPathComponent() == SQLiteStore.defaultDirectory)
     }
 
-    @Test func theDefaultStoreOpensUnderTheUsersDataFolder() async {
+    @Test(.sqliteOnly("a trap, checked in a child process (which would start a server of its own); it comes before any SQL"))
+    func theDefaultStoreOpensUnderTheUsersDataFolder() async {
         await #expect(processExitsWith: .success) {
             let home = TestFolders.url("strata-home")
             setenv("XDG_DATA_HOME", home.path, 1)
@@ -27,7 +28,8 @@ struct DefaultStoreTests {
         }
     }
 
-    @Test func aChainNamingAnUnknownVersionStopsTheStack() async throws {
+    @Test(.sqliteOnly("a trap, checked in a child process (which would start a server of its own); it comes before any SQL"))
+    func aChainNamingAnUnknownVersionStopsTheStack() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let history = SchemaHistory(model: "Zoo", versions: [Zoo.v1], migrationChain: ["V1", "V2"], current: "V1",
                                         entityTypes: [Person.self, Animal.self, Dog.self, Cat.self])
@@ -39,7 +41,8 @@ struct DefaultStoreTests {
 
     /// CoreStore's spellings: `addStorageAndWait()` adds the default store, and a process-wide
     /// default stack serves code written against `CoreStoreDefaults.dataStack`.
-    @Test func theDefaultStackAndStorageSpellings() async {
+    @Test(.sqliteOnly("a trap, checked in a child process (which would start a server of its own); it comes before any SQL"))
+    func theDefaultStackAndStorageSpellings() async {
         await #expect(processExitsWith: .success) {
             let home = TestFolders.url("strata-home")
             setenv("XDG_DATA_HOME", home.path, 1)
@@ -53,7 +56,8 @@ struct DefaultStoreTests {
         }
     }
 
-    @Test func readingTheDefaultStackBeforeSettingItTraps() async {
+    @Test(.sqliteOnly("a trap, checked in a child process (which would start a server of its own); it comes before any SQL"))
+    func readingTheDefaultStackBeforeSettingItTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = StrataDefaults.dataStack
         }

@@ -28,7 +28,8 @@ struct LifetimeTests {
     /// On the main actor, the commit's delivery block (which holds the stack's main context) has
     /// finished before the test goes on, so the stack really is gone at the end of the scope.
     @MainActor
-    @Test func inMemoryStoresLeaveNoFileBehind() async throws {
+    @Test(.sqliteOnly("about the temporary file an in-memory store keeps"))
+    func inMemoryStoresLeaveNoFileBehind() async throws {
         let path: String
         do {
             let stack = try makeStack()

@@ -51,7 +51,8 @@ struct LoggingTests {
         #expect(ConsoleLogger(minimumLevel: .notice).minimumLevel == .notice)
     }
 
-    @Test func aLoggerSeesFailedAssertionsBeforeTheProcessStops() async throws {
+    @Test(.sqliteOnly("a trap, checked in a child process (which would start a server of its own); it comes before any SQL"))
+    func aLoggerSeesFailedAssertionsBeforeTheProcessStops() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             TestLog.install()
             StrataDefaults.logger = AssertingLogger()

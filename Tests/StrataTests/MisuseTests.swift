@@ -10,7 +10,8 @@ struct MisuseTests {
         String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     }
 
-    @Test func writingToAMainContextObject() async throws {
+    @Test(.sqliteOnly("a trap, checked in a child process (which would start a server of its own); it comes before any SQL"))
+    func writingToAMainContextObject() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let stack = try makeStack()
             try await addPeople(["Ann"], to: stack)
@@ -22,7 +23,8 @@ struct MisuseTests {
         #expect(stderr(of: result).contains("Strata: 'Person.name' was set on an object of a read-only context; change it inside a transaction: transaction.edit(object)"))
     }
 
-    @Test func writingToADeletedObject() async throws {
+    @Test(.sqliteOnly("a trap, checked in a child process (which would start a server of its own); it comes before any SQL"))
+    func writingToADeletedObject() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let stack = try makeStack()
             try await stack.perform { transaction in
@@ -35,14 +37,16 @@ struct MisuseTests {
         #expect(stderr(of: result).contains("Strata: 'Person.age' was set on a deleted object"))
     }
 
-    @Test func writingToAnObjectOutsideAnyTransaction() async throws {
+    @Test(.sqliteOnly("a trap, checked in a child process (which would start a server of its own); it comes before any SQL"))
+    func writingToAnObjectOutsideAnyTransaction() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Person().name = "Loose"
         }
         #expect(stderr(of: result).contains("Strata: 'Person.name' was set on an object that belongs to no transaction"))
     }
 
-    @Test func creatingAnAbstractEntity() async throws {
+    @Test(.sqliteOnly("a trap, checked in a child process (which would start a server of its own); it comes before any SQL"))
+    func creatingAnAbstractEntity() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let stack = try makeStack()
             try await stack.perform { transaction in _ = transaction.create(Into<Animal>()) }

@@ -157,7 +157,8 @@ struct RelationshipTests {
         #expect(stack.fetchExisting(people[0])?.friends.isEmpty == true)
     }
 
-    @Test func relatingObjectsOfTwoContextsTraps() async throws {
+    @Test(.sqliteOnly("a trap, checked in a child process (which would start a server of its own); it comes before any SQL"))
+    func relatingObjectsOfTwoContextsTraps() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let stack = try makeStack()
             let ids = try await addPeople(["Ann"], to: stack)

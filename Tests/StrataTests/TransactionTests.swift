@@ -243,6 +243,9 @@ struct DebugDescriptionTests {
         }
         #expect(text.0 == "<AsynchronousDataTransaction: 1 created, 0 updated, 0 deleted>")
         #expect(text.1 == "<Person #1 (transaction)>")
-        #expect(stack.debugDescription == "DataStack(Zoo V1: Default: in-memory store)")
+        switch TestBackend.current {
+        case .sqlite: #expect(stack.debugDescription == "DataStack(Zoo V1: Default: in-memory store)")
+        case .postgresql: #expect(stack.debugDescription.hasPrefix("DataStack(Zoo V1: Default: postgres://strata@/runtime_"))
+        }
     }
 }

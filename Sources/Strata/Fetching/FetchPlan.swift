@@ -78,10 +78,10 @@ struct FetchPlan {
         return SQLFragment(alias + "." + SQLFragment.quote(StoreLayout.entityColumn) + " IN (" + codes + ")")
     }
 
-    /// `LIMIT ? OFFSET ?`, bound.
+    /// `LIMIT ? OFFSET ?`, bound; no limit is the largest (SQLite's -1 is an error on PostgreSQL).
     static func limitClause(_ tweak: Tweak) -> SQLFragment {
         guard tweak.limit != nil || tweak.offset != nil else { return SQLFragment("") }
-        return " LIMIT " + SQLFragment.value(.integer(Int64(tweak.limit ?? -1)))
+        return " LIMIT " + SQLFragment.value(.integer(tweak.limit.map(Int64.init) ?? Int64.max))
             + " OFFSET " + SQLFragment.value(.integer(Int64(tweak.offset ?? 0)))
     }
 }
@@ -95,6 +95,8 @@ struct ExpressionCompiler {
     let entity: EntityLayout
     /// The alias of the entity's table: `t`, or a subquery's own.
     let base: String
+    /// The SQL of the storages that hold the entity.
+    let dialect: SQLDialect
     private(set) var joins: [SQLFragment] = []
     /// The columns of the entity's own table that the compiled SQL reads.
     private(set) var baseColumns: Set<String> = []
@@ -110,6 +112,7 @@ struct ExpressionCompiler {
         self.core = core
         self.entity = entity
         self.base = base
+        self.dialect = core.dialect(of: entity.name)
     }
 
     /// The column expression of a property path, and its attribute. A path ending in `@count`
@@ -211,7 +214,7 @@ struct ExpressionCompiler {
     mutating func compile(_ expression: WhereExpression) throws(StrataError) -> SQLFragment {
         switch expression {
         case .constant(let value):
-            return SQLFragment(value ? "1" : "0")
+            return SQLFragment(value ? "(1 = 1)" : "(1 = 0)")
         case .invalid(let reason):
             throw .invalidQuery(reason)
         case .sql(let text, let arguments):
@@ -233,21 +236,22 @@ struct ExpressionCompiler {
             return SQLFragment(column + " " + op + " ?", [value])
         case .contained(let path, let values, let style):
             let column = try column(for: path).sql
-            guard !values.isEmpty else { return SQLFragment("0") }
+            guard !values.isEmpty else { return SQLFragment("(1 = 0)") }
             let placeholders = Array(repeating: style == .numericText ? "CAST(? AS REAL)" : "?", count: values.count).joined(separator: ", ")
             let lhs = style == .numericText ? "CAST(" + column + " AS REAL)" : column
             return SQLFragment(lhs + " IN (" + placeholders + ")", values)
         case .text(let path, let match, let pattern, let caseInsensitive):
-            return TextMatchSQL.condition(column: try column(for: path).sql, match: match, pattern: pattern, caseInsensitive: caseInsensitive)
+            return TextMatchSQL.condition(column: try column(for: path).sql, match: match, pattern: pattern, caseInsensitive: caseInsensitive,
+                                          dialect: dialect)
         case .quantified(let path, let quantifier, let condition):
             let (alias, layout, relationship) = try toMany(path.split(separator: ".").map(String.init), in: path)
             let subquery = try self.subquery(relationship, of: layout, alias: alias, condition: condition)
-            let inner = subquery.condition ?? SQLFragment("1")
+            let inner = subquery.condition ?? SQLFragment("(1 = 1)")
             switch quantifier {
             case .any: return "EXISTS (SELECT 1 " + subquery.from + " AND " + inner.parenthesized + ")"
             case .none: return "NOT EXISTS (SELECT 1 " + subquery.from + " AND " + inner.parenthesized + ")"
             // A condition that is NULL for an object (a comparison with a nil value) is not met.
-            case .all: return "NOT EXISTS (SELECT 1 " + subquery.from + " AND NOT IFNULL(" + inner + ", 0))"
+            case .all: return "NOT EXISTS (SELECT 1 " + subquery.from + " AND NOT COALESCE(" + inner + ", (1 = 0)))"
             }
         }
     }
@@ -280,7 +284,7 @@ struct ExpressionCompiler {
             throw .invalidQuery("not a property path")
         case .name(let name):
             let resolved = try column(for: name)
-            return resolved.attribute?.type == .decimal ? "CAST(" + resolved.sql + " AS REAL)" : resolved.sql
+            return resolved.attribute?.type == .decimal ? dialect.decimalSortKey(resolved.sql) : resolved.sql
         }
     }
 }
@@ -288,19 +292,20 @@ struct ExpressionCompiler {
 /// Text matching in SQL. Case-insensitive matches compare `strata_fold(...)`, a function every
 /// Strata connection registers that folds case by Unicode rules.
 enum TextMatchSQL {
-    static func condition(column: String, match: WhereExpression.TextMatch, pattern: String, caseInsensitive: Bool) -> SQLFragment {
+    static func condition(column: String, match: WhereExpression.TextMatch, pattern: String, caseInsensitive: Bool,
+                          dialect: SQLDialect) -> SQLFragment {
         let value = caseInsensitive ? "strata_fold(" + column + ")" : column
         let argument = caseInsensitive ? "strata_fold(?)" : "?"
         switch match {
         case .contains:
-            return SQLFragment("instr(" + value + ", " + argument + ") > 0", [.text(pattern)])
+            return SQLFragment(dialect.contains(value, argument), [.text(pattern)])
         case .beginsWith:
             return SQLFragment("substr(" + value + ", 1, length(" + argument + ")) = " + argument, [.text(pattern), .text(pattern)])
         case .endsWith:
-            return SQLFragment("(? = '' OR substr(" + value + ", -length(" + argument + ")) = " + argument + ")",
+            return SQLFragment("(? = '' OR " + dialect.suffix(value, count: "length(" + argument + ")") + " = " + argument + ")",
                                [.text(pattern), .text(pattern), .text(pattern)])
         case .like:
-            return SQLFragment(value + " GLOB " + argument, [.text(globPattern(fromLike: pattern))])
+            return dialect.like(value, argument, pattern: pattern)
         }
     }
 

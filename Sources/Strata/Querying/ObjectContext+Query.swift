@@ -60,14 +60,14 @@ extension ObjectContext {
             _ = try compiler.compile(expression)
             throw .invalidQuery("'\(term.key)' selects no attribute")
         }
-        let numeric = column.attribute?.type == .decimal ? "CAST(" + column.sql + " AS REAL)" : column.sql
+        let type = column.attribute?.type
         switch term.function {
         case .attribute: return column.sql
-        case .average: return "avg(" + numeric + ")"
+        case .average: return compiler.dialect.aggregate("avg", column.sql, of: type)
         case .count: return "count(" + column.sql + ")"
-        case .maximum: return "max(" + numeric + ")"
-        case .minimum: return "min(" + numeric + ")"
-        case .sum: return "sum(" + numeric + ")"
+        case .maximum: return compiler.dialect.aggregate("max", column.sql, of: type)
+        case .minimum: return compiler.dialect.aggregate("min", column.sql, of: type)
+        case .sum: return compiler.dialect.aggregate("sum", column.sql, of: type)
         case .objectID: return "t." + SQLFragment.quote(StoreLayout.idColumn)
         }
     }

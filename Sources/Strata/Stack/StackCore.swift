@@ -80,6 +80,13 @@ final class StackCore: Sendable {
         ["Default"] + history.currentVersion.configurations.keys.sorted().filter { $0 != "Default" }
     }
 
+    /// The SQL the storages holding `entity` speak (SQLite's before any is added). The SQL of a
+    /// fetch is compiled once for every storage it reads, so a stack keeps an entity's storages
+    /// on one kind of database.
+    func dialect(of entity: String) -> SQLDialect {
+        storages.first { $0.entities.contains(entity) }?.backend.dialect ?? .sqlite
+    }
+
     /// The entities a configuration holds.
     func entities(ofConfiguration name: String) -> Set<String>? {
         history.currentVersion.entities(ofConfiguration: name)

@@ -12,6 +12,8 @@ enum ServerStoreOpener {
         try backend.withMigrationLock(on: connection) { () throws(StrataError) in
             let state = try StoreOpener.state(of: connection, file: handle.displayName, history: core.history)
             let plans = try StoreOpener.migrationPlans(state, handle: handle, core: core, options: [], policy: policy, dialect: connection.dialect)
+            // A database of another model was refused above, untouched.
+            try backend.prepare(connection)
             switch state {
             case .empty:
                 try StoreOpener.createSchema(connection, handle: handle, core: core)
@@ -32,6 +34,10 @@ package protocol ServerBackend: StoreBackend {
     /// Runs `body` while holding the database's migration lock, which one connection of all
     /// processes holds at a time.
     func withMigrationLock(on connection: any DatabaseConnection, _ body: () throws(StrataError) -> Void) throws(StrataError)
+
+    /// Readies a database that holds (or is about to hold) this store, under the migration lock:
+    /// creates the SQL functions Strata's queries call that the server lacks.
+    func prepare(_ connection: any DatabaseConnection) throws(StrataError)
 }
 
 /// A storage whose backend another Strata module provides (`PostgreSQLStore` in `StrataPostgres`).

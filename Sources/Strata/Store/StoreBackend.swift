@@ -2,6 +2,9 @@
 /// backends (a SQLite file, a PostgreSQL database). Contexts ask their storage's backend for
 /// connections and never name a backend themselves.
 package protocol StoreBackend: Sendable {
+    /// The SQL its connections speak.
+    var dialect: SQLDialect { get }
+
     /// A new connection that only reads (the main context, read contexts, a transaction's
     /// fetches of committed data).
     func reader() throws(StrataError) -> any DatabaseConnection
@@ -23,6 +26,8 @@ struct SQLiteBackend: StoreBackend {
     let busyTimeoutMilliseconds: Int32
     /// Whether the file is a private in-memory store's.
     let isInMemory: Bool
+
+    var dialect: SQLDialect { .sqlite }
 
     func commitProbe() -> (any CommitProbe)? {
         isInMemory ? nil : SQLiteFileProbe(path: path)
