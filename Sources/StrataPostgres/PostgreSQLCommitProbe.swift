@@ -10,15 +10,14 @@ import Synchronization
 /// connection that was lost is made again at the next poll, and the count is then read whatever
 /// was heard, since notifications sent while it was away are gone.
 struct PostgreSQLCommitProbe: CommitProbe {
-    let address: PostgreSQLAddress
-    let mode: PostgreSQLStore.ExternalCommits
+    let backend: PostgreSQLBackend
+    private var mode: PostgreSQLStore.ExternalCommits { backend.externalCommits }
     private var connection: PostgreSQLConnection?
     private let heard = CommitHeard()
     private var counts = CommitCountComparison()
 
-    init(address: PostgreSQLAddress, mode: PostgreSQLStore.ExternalCommits) {
-        self.address = address
-        self.mode = mode
+    init(backend: PostgreSQLBackend) {
+        self.backend = backend
     }
 
     mutating func poll(knownCount: Int64?) -> CommitProbeFinding {
@@ -37,7 +36,7 @@ struct PostgreSQLCommitProbe: CommitProbe {
     private mutating func connected() throws(StrataError) -> PostgreSQLConnection {
         if let connection, !connection.isBroken { return connection }
         connection?.close()
-        let fresh = try PostgreSQLConnection.connect(address)
+        let fresh = try backend.connect()
         if mode == .notified {
             let heard = self.heard
             try fresh.listenForCommits { heard.raise() }

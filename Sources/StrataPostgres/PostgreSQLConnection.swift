@@ -19,6 +19,9 @@ import Synchronization
 final class PostgreSQLConnection: DatabaseConnection {
     /// The server and database this connection reached.
     let address: PostgreSQLAddress
+    /// The schema its statements name tables in (first of its search path), or nil for the
+    /// server's default search path.
+    private(set) var schema: String?
     private let connection: PostgresConnection
     private var isClosed = false
     private var cache: [String: PostgreSQLStatement] = [:]
@@ -155,7 +158,7 @@ final class PostgreSQLConnection: DatabaseConnection {
     func beginWriteTransaction() throws(StrataError) {
         try execute("BEGIN ISOLATION LEVEL READ COMMITTED")
         do {
-            try execute("SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
+            try execute("SELECT pg_advisory_xact_lock(\(Self.lockKey(Self.writeLockKey, schema: schema)))")
             isWriting = true
         } catch {
             try? execute("ROLLBACK")
@@ -203,6 +206,19 @@ final class PostgreSQLConnection: DatabaseConnection {
 
     /// The advisory lock key of Strata's write lock: "strata" in ASCII.
     static let writeLockKey: Int64 = 0x7374_7261_7461
+
+    /// The key of a lock of the store in `schema`: `key` itself for the default schema, so that
+    /// the stores of two schemas (two configurations of one stack) never wait for each other.
+    static func lockKey(_ key: Int64, schema: String?) -> Int64 {
+        guard let schema else { return key }
+        return Int64(bitPattern: FNV1a.hash(String(key) + " " + schema))
+    }
+
+    /// Makes `schema` the first of the search path, so that every unqualified name is its.
+    func use(schema: String) throws(StrataError) {
+        try execute("SET search_path TO " + SQLIdentifier.quote(schema))
+        self.schema = schema
+    }
 
     func cachedStatement(_ sql: String) throws(StrataError) -> any DatabaseStatement {
         if let statement = cache[sql] {

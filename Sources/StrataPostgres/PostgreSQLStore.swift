@@ -23,6 +23,12 @@ public struct PostgreSQLStore: StorageInterface {
     /// locked) before it fails with ``StrataError/storeBusy(file:milliseconds:)``, as a
     /// `SQLiteStore`'s `busyTimeout` does. Opening waits for another server's migration without limit.
     public let busyTimeout: Duration
+    /// The PostgreSQL schema that holds its tables, created when missing. Each configuration of a
+    /// model is a store of its own, so the stores of several configurations can share one
+    /// database, each in its schema: by default a named configuration's store is in the schema of
+    /// that name, and the `Default` configuration's in the first schema of the connection's search
+    /// path (`public`, unless the role or the database says otherwise).
+    public let schema: String?
 
     /// How a stack learns that another app server (or another stack) committed to the database,
     /// so that its main context and monitors catch up (every
@@ -38,71 +44,32 @@ public struct PostgreSQLStore: StorageInterface {
     }
 
     /// A store in the database `url` names.
-    public init(url: String, configuration: String? = nil, externalCommits: ExternalCommits = .notified,
+    public init(url: String, configuration: String? = nil, schema: String? = nil, externalCommits: ExternalCommits = .notified,
                 busyTimeout: Duration = .seconds(5)) {
         self.url = url
         self.configuration = configuration
+        self.schema = schema ?? configuration
         self.externalCommits = externalCommits
         self.busyTimeout = busyTimeout
     }
 
-    /// `PostgreSQLStore(postgres://user@host:port/database)`, never the password.
+    /// `PostgreSQLStore(postgres://user@host:port/database)`, with ` schema NAME` for a store in
+    /// a schema of its own; never the password.
     public var description: String {
-        "PostgreSQLStore(" + ((try? PostgreSQLAddress(url: url))?.description ?? PostgreSQLAddress.redacted(url)) + ")"
+        "PostgreSQLStore(" + displayName + ")"
     }
 }
 
 extension PostgreSQLStore: ServerStorage {
     package var displayName: String {
-        (try? PostgreSQLAddress(url: url))?.description ?? PostgreSQLAddress.redacted(url)
+        ((try? PostgreSQLAddress(url: url))?.description ?? PostgreSQLAddress.redacted(url)) + (schema.map { " schema " + $0 } ?? "")
     }
 
     package func makeBackend() throws(StrataError) -> any ServerBackend {
         let (seconds, attoseconds) = busyTimeout.components
         let milliseconds = max(1, Int(clamping: seconds) &* 1_000 &+ Int(attoseconds / 1_000_000_000_000_000))
-        return PostgreSQLBackend(address: try PostgreSQLAddress(url: url), externalCommits: externalCommits,
+        return PostgreSQLBackend(address: try PostgreSQLAddress(url: url), schema: schema, externalCommits: externalCommits,
                                  busyTimeoutMilliseconds: milliseconds)
     }
 }
 
-/// The connections of a ``PostgreSQLStore``.
-struct PostgreSQLBackend: ServerBackend {
-    let address: PostgreSQLAddress
-    let externalCommits: PostgreSQLStore.ExternalCommits
-    let busyTimeoutMilliseconds: Int
-
-    var dialect: SQLDialect { .postgresql }
-
-    func reader() throws(StrataError) -> any DatabaseConnection {
-        try PostgreSQLConnection.connect(address)
-    }
-
-    func writer() throws(StrataError) -> any DatabaseConnection {
-        let connection = try PostgreSQLConnection.connect(address)
-        connection.notifiesCommits = externalCommits == .notified
-        try connection.setLockTimeout(milliseconds: busyTimeoutMilliseconds)
-        return connection
-    }
-
-    func commitProbe() -> (any CommitProbe)? {
-        PostgreSQLCommitProbe(address: address, mode: externalCommits)
-    }
-
-    /// A session-level advisory lock, distinct from the write lock: taken before the store is
-    /// checked, released once it is created or migrated (or the check failed).
-    func withMigrationLock(on connection: any DatabaseConnection, _ body: () throws(StrataError) -> Void) throws(StrataError) {
-        // Another server's migration may take minutes: wait for it without limit.
-        try connection.execute("SET lock_timeout = 0")
-        try connection.execute("SELECT pg_advisory_lock(\(Self.migrationLockKey))")
-        defer { try? connection.execute("SELECT pg_advisory_unlock(\(Self.migrationLockKey))") }
-        try connection.execute("SET lock_timeout = \(busyTimeoutMilliseconds)")
-        try body()
-    }
-
-    func prepare(_ connection: any DatabaseConnection) throws(StrataError) {
-        try PostgreSQLFunctions.create(on: connection)
-    }
-
-    /// The advisory lock key of Strata's migration lock: "stratam" in ASCII.
-    static let migrationLockKey: Int64 = 0x73_7472_6174_616D
-}

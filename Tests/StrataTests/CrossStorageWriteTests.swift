@@ -1,5 +1,6 @@
 import Foundation
 import StrataTestSupport
+import StrataPostgres
 import Testing
 @testable import Strata
 
@@ -10,14 +11,26 @@ import Testing
 @MainActor
 struct CrossStorageWriteTests {
     let folder = TestFolders.url("strata-cross")
+    /// On PostgreSQL, the one database that holds every configuration, each in its own schema.
+    let database: String?
+
+    init() throws {
+        database = TestBackend.current == .postgresql ? try Postgres.newDatabaseURL("split") : nil
+    }
 
     private func url(_ configuration: String) -> URL { folder.appendingPathComponent(configuration + ".sqlite") }
+
+    /// The store of a configuration: its own file, or its own schema of the shared database.
+    private func store(_ configuration: String) -> any StorageInterface {
+        if let database { return PostgreSQLStore(url: database, configuration: configuration) }
+        return SQLiteStore(fileURL: url(configuration), configuration: configuration)
+    }
 
     private func makeStack() throws -> DataStack {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let stack = DataStack(splitHistory)
         for configuration in ["People", "Backup", "Pets"] {
-            try stack.addStorageAndWait(SQLiteStore(fileURL: url(configuration), configuration: configuration))
+            try stack.addStorageAndWait(store(configuration))
         }
         return stack
     }
@@ -25,7 +38,7 @@ struct CrossStorageWriteTests {
     /// The names stored in one file, read by a stack that opens only that file.
     private func namesInFile(_ configuration: String) throws -> [String] {
         let stack = DataStack(splitHistory)
-        try stack.addStorageAndWait(SQLiteStore(fileURL: url(configuration), configuration: configuration))
+        try stack.addStorageAndWait(store(configuration))
         return try stack.fetchAll(From<Person>().orderBy(.ascending(\.name))).map(\.name)
     }
 
@@ -60,7 +73,7 @@ struct CrossStorageWriteTests {
         #expect(try namesInFile("Backup") == ["Bob", "Dee"])
         let reread = DataStack(splitHistory)
         for configuration in ["People", "Backup", "Pets"] {
-            try reread.addStorageAndWait(SQLiteStore(fileURL: url(configuration), configuration: configuration))
+            try reread.addStorageAndWait(store(configuration))
         }
         let people = try reread.fetchAll(From<Person>().orderBy(.ascending(\.name)))
         #expect(people.map(\.age) == [3, 3, 2, 3])

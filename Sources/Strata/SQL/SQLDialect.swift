@@ -169,11 +169,7 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     /// whole, and two long names that share a beginning stay apart.
     public func madeUpName(_ name: String) -> String {
         guard self == .postgresql, name.utf8.count > 63 else { return name }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in name.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01B3
-        }
+        let hash = FNV1a.hash(name)
         var prefix = ""
         for character in name where prefix.utf8.count + character.utf8.count <= 46 { prefix.append(character) }
         let digits = String(hash, radix: 16)

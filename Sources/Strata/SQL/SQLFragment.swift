@@ -29,8 +29,7 @@ struct SQLFragment: Sendable, Hashable {
 
     /// The quoted form of an identifier.
     static func quote(_ name: String) -> String {
-        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
-        return "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+        SQLIdentifier.quote(name)
     }
 
     static func + (lhs: SQLFragment, rhs: SQLFragment) -> SQLFragment {

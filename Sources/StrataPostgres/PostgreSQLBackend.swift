@@ -1,0 +1,56 @@
+import Strata
+
+/// The connections of a ``PostgreSQLStore``: each reaches the store's database and names tables
+/// in its schema.
+struct PostgreSQLBackend: ServerBackend {
+    let address: PostgreSQLAddress
+    /// The schema of the store's tables, or nil for the connection's default.
+    let schema: String?
+    let externalCommits: PostgreSQLStore.ExternalCommits
+    let busyTimeoutMilliseconds: Int
+
+    var dialect: SQLDialect { .postgresql }
+
+    /// A connection in the store's schema.
+    func connect() throws(StrataError) -> PostgreSQLConnection {
+        let connection = try PostgreSQLConnection.connect(address)
+        if let schema { try connection.use(schema: schema) }
+        return connection
+    }
+
+    func reader() throws(StrataError) -> any DatabaseConnection {
+        try connect()
+    }
+
+    func writer() throws(StrataError) -> any DatabaseConnection {
+        let connection = try connect()
+        connection.notifiesCommits = externalCommits == .notified
+        try connection.setLockTimeout(milliseconds: busyTimeoutMilliseconds)
+        return connection
+    }
+
+    func commitProbe() -> (any CommitProbe)? {
+        PostgreSQLCommitProbe(backend: self)
+    }
+
+    /// A session-level advisory lock, distinct from the write lock: taken before the store is
+    /// checked, released once it is created or migrated (or the check failed). The schema is
+    /// created first when missing, so that the check finds it (empty).
+    func withMigrationLock(on connection: any DatabaseConnection, _ body: () throws(StrataError) -> Void) throws(StrataError) {
+        let key = PostgreSQLConnection.lockKey(Self.migrationLockKey, schema: schema)
+        // Another server's migration may take minutes: wait for it without limit.
+        try connection.execute("SET lock_timeout = 0")
+        try connection.execute("SELECT pg_advisory_lock(\(key))")
+        defer { try? connection.execute("SELECT pg_advisory_unlock(\(key))") }
+        try connection.execute("SET lock_timeout = \(busyTimeoutMilliseconds)")
+        if let schema { try connection.execute("CREATE SCHEMA IF NOT EXISTS " + SQLIdentifier.quote(schema)) }
+        try body()
+    }
+
+    func prepare(_ connection: any DatabaseConnection) throws(StrataError) {
+        try PostgreSQLFunctions.create(on: connection)
+    }
+
+    /// The advisory lock key of Strata's migration lock: "stratam" in ASCII.
+    static let migrationLockKey: Int64 = 0x73_7472_6174_616D
+}
