@@ -252,6 +252,10 @@ final class PostgreSQLConnection: DatabaseConnection {
             if code == "55P03" {
                 return .storeBusy(file: address.description, milliseconds: lockTimeoutMilliseconds)
             }
+            if code == "22021", info[.message]?.contains("0x00") == true {
+                return .server(code: code, message: "PostgreSQL's text cannot hold the character U+0000 (NUL), which SQLite's can: "
+                               + "store such values as Data", sql: sql)
+            }
             if code == "23505", let table = info[.tableName], let columns = info[.detail].flatMap(Self.keyColumns) {
                 return .uniquenessViolation(entity: table, attributes: columns)
             }

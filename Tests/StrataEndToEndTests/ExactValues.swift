@@ -152,30 +152,34 @@ struct ExactValues: Sendable {
         return values
     }
 
-    /// The names of the values that differ from `other` in any bit.
-    func differences(from other: ExactValues) -> [String] {
+    /// The names of the values that differ from `other` in any bit; without `nanPayloads`, any
+    /// NaN is the same as any other (PostgreSQL has one NaN).
+    func differences(from other: ExactValues, nanPayloads: Bool = true) -> [String] {
         var names: [String] = []
         func check(_ name: String, _ same: Bool) { if !same { names.append(name) } }
+        func bits(_ value: Double) -> UInt64 { !nanPayloads && value.isNaN ? Double.nan.bitPattern : value.bitPattern }
+        func bits(_ value: Float) -> UInt32 { !nanPayloads && value.isNaN ? Float.nan.bitPattern : value.bitPattern }
         check("key", key == other.key)
         check("flag", flag == other.flag)
         check("small", small == other.small)
         check("medium", medium == other.medium)
         check("large", large == other.large)
         check("word", word == other.word)
-        check("real", real.bitPattern == other.real.bitPattern)
-        check("single", single.bitPattern == other.single.bitPattern)
+        check("real", bits(real) == bits(other.real))
+        check("single", bits(single) == bits(other.single))
         check("amount", Self.same(amount, other.amount))
-        check("moment", moment.timeIntervalSinceReferenceDate.bitPattern == other.moment.timeIntervalSinceReferenceDate.bitPattern)
+        check("moment", bits(moment.timeIntervalSinceReferenceDate) == bits(other.moment.timeIntervalSinceReferenceDate))
         check("text", Array(text.unicodeScalars) == Array(other.text.unicodeScalars))
         check("bytes", bytes == other.bytes)
         check("token", token == other.token)
         check("link", link.absoluteString == other.link.absoluteString)
         check("optionalFlag", optionalFlag == other.optionalFlag)
         check("optionalLarge", optionalLarge == other.optionalLarge)
-        check("optionalReal", optionalReal?.bitPattern == other.optionalReal?.bitPattern)
-        check("optionalSingle", optionalSingle?.bitPattern == other.optionalSingle?.bitPattern)
+        check("optionalReal", optionalReal.map(bits) == other.optionalReal.map(bits))
+        check("optionalSingle", optionalSingle.map(bits) == other.optionalSingle.map(bits))
         check("optionalAmount", optionalAmount.map { a in other.optionalAmount.map { Self.same(a, $0) } ?? false } ?? (other.optionalAmount == nil))
-        check("optionalMoment", optionalMoment?.timeIntervalSinceReferenceDate.bitPattern == other.optionalMoment?.timeIntervalSinceReferenceDate.bitPattern)
+        check("optionalMoment", optionalMoment.map { bits($0.timeIntervalSinceReferenceDate) }
+              == other.optionalMoment.map { bits($0.timeIntervalSinceReferenceDate) })
         check("optionalText", optionalText.map { Array($0.unicodeScalars) } == other.optionalText.map { Array($0.unicodeScalars) })
         check("optionalBytes", optionalBytes == other.optionalBytes)
         check("optionalToken", optionalToken == other.optionalToken)
