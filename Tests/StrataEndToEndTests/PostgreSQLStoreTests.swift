@@ -71,7 +71,8 @@ struct PostgreSQLStoreTests {
         #expect(PostgreSQLStore(url: "mysql://app:secret@db/pets").description == "PostgreSQLStore(mysql://app:***@db/pets)")
     }
 
-    @Test func theFirstReleasesDatabaseMigratesToTheCurrentOne() async throws {
+    /// A new database holding the Farm model's first release; its URL.
+    private func firstReleaseDatabase() throws -> String {
         let (_, url) = try Postgres.newDatabase("farm")
         let seeding = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
         let writer = try SeedWriter(connection: seeding, file: url, history: Farm.schemaHistory, version: "V1", configuration: "Default")
@@ -80,6 +81,36 @@ struct PostgreSQLStoreTests {
                               relationships: object.relationships)
         }
         try writer.finish()
+        return url
+    }
+
+    @Test func appServersStartingTogetherMigrateOnce() async throws {
+        let url = try firstReleaseDatabase()
+        let stacks = (0..<4).map { _ in DataStack(Farm.schemaHistory) }
+        let reported = try await Self.addAtOnce(stacks, url: url).filter { !$0.isEmpty }
+        #expect(reported == [["V1", "V2", "done"]], "the stacks' migration steps: \(reported)")
+        try await MigrationEndToEndTests.expectTheCurrentRelease(stacks[0])
+        for stack in stacks.dropFirst() { #expect(try stack.fetchCount(From<Cow>()) == 3) }
+    }
+
+    /// Adds a store of `url` to every stack at once; the migration steps each reported.
+    nonisolated private static func addAtOnce(_ stacks: [DataStack], url: String) async throws -> [[String]] {
+        try await withThrowingTaskGroup(of: [String].self) { group in
+            for stack in stacks {
+                group.addTask {
+                    let steps = StepLog()
+                    try await stack.addStorage(PostgreSQLStore(url: url)) { progress in
+                        steps.append(progress.isFinished ? "done" : progress.sourceVersion)
+                    }
+                    return steps.all
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    @Test func theFirstReleasesDatabaseMigratesToTheCurrentOne() async throws {
+        let url = try firstReleaseDatabase()
         let stack = DataStack(Farm.schemaHistory)
         let steps = Mutex<[String]>([])
         try await stack.addStorage(PostgreSQLStore(url: url)) { progress in
@@ -94,4 +125,11 @@ struct PostgreSQLStoreTests {
         #expect(again.withLock { $0 }.isEmpty)
         #expect(try second.fetchCount(From<Cow>()) == 3)
     }
+}
+
+/// The migration steps one stack reported, from its writer queue.
+private final class StepLog: Sendable {
+    private let steps = Mutex<[String]>([])
+    func append(_ step: String) { steps.withLock { $0.append(step) } }
+    var all: [String] { steps.withLock { $0 } }
 }
