@@ -1,6 +1,6 @@
 import Strata
 
-/// A PostgreSQL database as a storage: the same generated model as a ``SQLiteStore``, on a
+/// A PostgreSQL database as a storage: the same generated model as a `SQLiteStore`, on a
 /// server several app processes on several machines share.
 ///
 /// ```swift
@@ -11,7 +11,7 @@ import Strata
 /// this model at the current version, or migrates one at an older version (once, however many
 /// app servers start at the same moment). A URL that is not a PostgreSQL URL, a server that
 /// cannot be reached, a wrong password or a missing database is
-/// ``StrataError/serverUnavailable(server:database:reason:)``, and nothing is written.
+/// `StrataError.serverUnavailable(server:database:reason:)`, and nothing is written.
 public struct PostgreSQLStore: StorageInterface {
     /// The connection URL, in libpq's form (see ``PostgreSQLAddress``).
     public let url: String
@@ -20,7 +20,7 @@ public struct PostgreSQLStore: StorageInterface {
     /// How the stack learns of commits other app servers make.
     public let externalCommits: ExternalCommits
     /// How long a transaction waits for the database's write lock (or a row another client
-    /// locked) before it fails with ``StrataError/storeBusy(file:milliseconds:)``, as a
+    /// locked) before it fails with `StrataError.storeBusy(file:milliseconds:)`, as a
     /// `SQLiteStore`'s `busyTimeout` does. Opening waits for another server's migration without limit.
     public let busyTimeout: Duration
     /// The PostgreSQL schema that holds its tables, created when missing. Each configuration of a
