@@ -92,7 +92,7 @@ let package = Package(
         // The test targets' temporary folders (deleted when the test process exits) and their logger; not a product.
         .target(
             name: "StrataTestSupport",
-            dependencies: ["Strata"],
+            dependencies: ["Strata", "StrataPostgres"],
             path: "Tests/StrataTestSupport"
         ),
         .testTarget(

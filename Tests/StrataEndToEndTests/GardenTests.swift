@@ -17,7 +17,7 @@ extension Plot: PlotVirtualAttributes {
 struct GardenTests {
     @Test func theConvertedModelStoresEveryKindOfAttributeAndRelationship() async throws {
         let stack = DataStack(Garden.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        try stack.addStorageAndWait(freshStore())
         try stack.addStorageAndWait(InMemoryStore(configuration: "Shed"))
         #expect(Garden.schemaHistory.currentVersion.name == "Garden3")
         try await stack.perform { transaction in

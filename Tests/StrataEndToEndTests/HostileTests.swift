@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// The `Hostile` model: keyword names, SQL keywords as tables and columns, and defaults full of
@@ -9,7 +10,7 @@ import Testing
 struct HostileTests {
     @Test func keywordsQuotesAndInterpolationRoundTrip() async throws {
         let stack = DataStack(Hostile.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        try stack.addStorageAndWait(freshStore())
         try await stack.perform { transaction in
             let thing = transaction.create(Into<`class`>())
             let order = transaction.create(Into<Table>())

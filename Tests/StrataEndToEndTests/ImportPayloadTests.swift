@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// Generated `ImportPayload`s (the Feed model): decoded with `JSONDecoder` on any actor, passed into
@@ -24,7 +25,7 @@ struct ImportPayloadTests {
 
     @Test func payloadsDecodedOnAnyActorImportInAnAsynchronousTransaction() async throws {
         let stack = DataStack(Feed.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        try stack.addStorageAndWait(freshStore())
         let payloads = try await Self.decodedOffTheMainActor(Self.json)
         let counts = try await stack.perform { transaction in
             let report = try transaction.importUniqueObjectsReporting(Into<Post>(), sourceArray: payloads)
@@ -72,7 +73,7 @@ struct ImportPayloadTests {
 
     @Test func payloadsBuiltInCodeImportToo() async throws {
         let stack = DataStack(Feed.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        try stack.addStorageAndWait(freshStore())
         let payload = Post.ImportPayload(remoteID: 7, title: "Built", draft: true,
                                          author: .objects([Author.ImportPayload(handle: "cy", name: .value("Cy"))]),
                                          tags: .objects([Topic.ImportPayload(label: "x")]))
@@ -129,7 +130,7 @@ struct ImportPayloadTests {
 
     @Test func anUnknownIDFailsTheTransactionAndNothingIsKept() async throws {
         let stack = DataStack(Feed.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        try stack.addStorageAndWait(freshStore())
         let payloads = try JSONDecoder().decode([Post.ImportPayload].self, from: Data(#"[{"id": 1}, {"id": 2, "author": "nobody"}]"#.utf8))
         await #expect(throws: StrataError.importFailed(entity: "Post", attribute: "author", key: "author", reason: "no 'Author' has the ID nobody")) {
             try await stack.perform { transaction in
@@ -156,7 +157,7 @@ struct ImportPayloadTests {
 struct ImportPayloadSpellingTests {
     @Test func aClosureReturningObjectsCompilesAndCommits() async throws {
         let stack = DataStack(Feed.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        try stack.addStorageAndWait(freshStore())
         let data = Data(#"[{"id": 1, "title": "A"}, {"id": 2, "title": "B"}]"#.utf8)
         let posts = try await Task.detached { try JSONDecoder().decode([Post.ImportPayload].self, from: data) }.value
         try await stack.perform { t in try t.importUniqueObjects(Into<Post>(), sourceArray: posts) }

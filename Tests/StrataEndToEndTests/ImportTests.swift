@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// Importers generated from the Shop model's `import:` blocks, run against the runtime.
@@ -24,7 +25,7 @@ struct ImportTests {
 
     @Test func uniqueImportsInsertThenUpdate() async throws {
         let stack = DataStack(Shop.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        try stack.addStorageAndWait(freshStore())
         let json = Self.json
         let first = try await stack.perform { transaction in
             let people = try JSONSerialization.jsonObject(with: json) as? [[String: Any]] ?? []
@@ -59,7 +60,7 @@ struct ImportTests {
 
     @Test func aSourceWithoutItsRequiredIDIsNamedAndNothingIsKept() async throws {
         let stack = DataStack(Shop.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        try stack.addStorageAndWait(freshStore())
         let sources = Data(#"[{"contact": {"email": "cy@example.com"}}, {"name": "No email"}]"#.utf8)
         await #expect(throws: StrataError.invalidImportSource(entity: "Customer", source: "[1]", key: "contact.email",
                                                               reason: "the key is missing, and 'Customer.email' needs a value")) {
@@ -77,7 +78,7 @@ struct ImportTests {
 
     @Test func manySourcesAreUniquedInChunks() async throws {
         let stack = DataStack(Shop.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        try stack.addStorageAndWait(freshStore())
         for _ in 0..<2 {
             try await stack.perform { transaction in
                 let sources: [[String: Any]] = (0..<1_200).map { ["sku": "P-\($0 % 1_100)", "stock": $0] }
@@ -91,7 +92,7 @@ struct ImportTests {
 
     @Test func aValueOfTheWrongKindIsNamedAndNothingIsKept() async throws {
         let stack = DataStack(Shop.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        try stack.addStorageAndWait(freshStore())
         let bad = Data(#"[{"sku": "A"}, {"sku": "B", "stock": "many"}]"#.utf8)
         await #expect(throws: StrataError.invalidImportSource(entity: "Product", source: "[1]", key: "stock",
                                                               reason: "expected a whole number that fits Int32, found the text \"many\"")) {
@@ -128,7 +129,7 @@ struct ImportTests {
 struct ImportByIDTests {
     @Test func relationshipsCanNameExistingObjectsByUniqueID() async throws {
         let stack = DataStack(Shop.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        try stack.addStorageAndWait(freshStore())
         try await stack.perform { transaction in
             let products = (1...3).map { ["sku": "S-\($0)"] as [String: Any] }
             _ = try transaction.importUniqueObjects(Into<Product>(), sourceArray: products)

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 import Testing
 
 /// Conditions and orderings through relationships in the Shop model: key paths one and two to-one
@@ -15,7 +16,7 @@ struct RelationshipPathTests {
     /// "gift"); Bob has order 3 (G-2); Cy has none. Acme supplies W-1.
     init() async throws {
         stack = DataStack(Shop.schemaHistory)
-        try stack.addStorageAndWait(InMemoryStore())
+        try stack.addStorageAndWait(freshStore())
         try await stack.perform { t in
             func customer(_ name: String, referrer: Customer?) -> Customer {
                 let customer = t.create(Into<Customer>())

@@ -1,23 +1,22 @@
 import Foundation
 import Strata
 import StrataPostgres
-import StrataTestSupport
 import Testing
 
-/// The backend the runtime suite runs against: SQLite, or PostgreSQL when
+/// The backend the runtime and end-to-end suites run against: SQLite, or PostgreSQL when
 /// `STRATA_TEST_BACKEND=postgresql` (as `.ci/run` runs the suite a second time). The tests are the
 /// same; one that cannot apply to PostgreSQL carries ``Trait/sqliteOnly(_:)`` saying why.
-enum TestBackend: String {
+public enum TestBackend: String, Sendable {
     case sqlite
     case postgresql
 
     /// The backend of this test run.
-    static let current = TestBackend(rawValue: ProcessInfo.processInfo.environment["STRATA_TEST_BACKEND"] ?? "") ?? .sqlite
+    public static let current = TestBackend(rawValue: ProcessInfo.processInfo.environment["STRATA_TEST_BACKEND"] ?? "") ?? .sqlite
 }
 
 /// A fresh, empty store of the current backend: an in-memory SQLite store, or a new database on
 /// the throwaway PostgreSQL server.
-func freshStore(configuration: String? = nil) throws -> any StorageInterface {
+public func freshStore(configuration: String? = nil) throws -> any StorageInterface {
     switch TestBackend.current {
     case .sqlite: return InMemoryStore(configuration: configuration)
     case .postgresql: return PostgreSQLStore(url: try Postgres.newDatabaseURL("runtime"), configuration: configuration)
@@ -27,7 +26,7 @@ func freshStore(configuration: String? = nil) throws -> any StorageInterface {
 extension Trait where Self == ConditionTrait {
     /// A test of something only SQLite has (a file, a pragma, SQLite's own SQL): it runs when the
     /// suite runs on SQLite, and is reported as not run, with `reason`, on PostgreSQL.
-    static func sqliteOnly(_ reason: Comment) -> Self {
+    public static func sqliteOnly(_ reason: Comment) -> Self {
         .enabled(if: TestBackend.current == .sqlite, "SQLite only: \(reason)")
     }
 }
