@@ -8,6 +8,7 @@ let package = Package(
     dependencies: [
         .package(name: "strata", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(name: "CBenchSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -17,6 +18,8 @@ let package = Package(
                 "CBenchSQLite",
                 .product(name: "Strata", package: "strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "StrataPostgres", package: "strata"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
     ],

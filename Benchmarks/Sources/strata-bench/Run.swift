@@ -16,7 +16,7 @@ protocol Contender: Sendable {
 let selected = ProcessInfo.processInfo.environment["STRATA_BENCH_CONTENDERS"].map { Set($0.split(separator: ",").map(String.init)) }
 let contenders: [any Contender] = [StrataContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
 let allWorkloads = ["insert"] + ImportSources.workloads + ["fetch", "small-queries", "aggregate"] + MigrationBench.workloads + [StreamBench.workload]
-    + MonitorBench.workloads
+    + MonitorBench.workloads + PostgresBench.workloads
 let arguments = Array(CommandLine.arguments.dropFirst())
 let workloads = arguments.isEmpty ? allWorkloads : arguments
 let rounds = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_ROUNDS"] ?? "") ?? 5
@@ -140,8 +140,10 @@ func runBenchmarks() async throws -> Bool {
         }
     }
 
+    if try await !PostgresBench.run(workloads) { failed = true }
+
     for workload in workloads where !MigrationBench.workloads.contains(workload) && workload != StreamBench.workload
-        && !MonitorBench.workloads.contains(workload) {
+        && !MonitorBench.workloads.contains(workload) && !PostgresBench.workloads.contains(workload) {
         var timings: [String: [Double]] = [:]
         var checksums: [String: Checksum] = [:]
         var importJSON: Data?

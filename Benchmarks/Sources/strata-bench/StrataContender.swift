@@ -21,8 +21,12 @@ struct StrataContender: Contender {
     }
 
     func insert(_ rows: [Row], path: String) async throws -> Checksum {
-        let stack = try stack(path)
-        return try await stack.perform { transaction in
+        try await Self.insert(rows, into: stack(path))
+    }
+
+    /// Creates an item of every row in one transaction.
+    static func insert(_ rows: [Row], into stack: DataStack) async throws -> Checksum {
+        try await stack.perform { transaction in
             var checksum = Checksum()
             for row in rows {
                 Self.fill(transaction.create(Into<Item>()), from: row)
@@ -44,7 +48,12 @@ struct StrataContender: Contender {
     }
 
     func fetchAll(path: String) async throws -> Checksum {
-        try await stack(path).read { reader in
+        try await Self.fetchAll(in: stack(path))
+    }
+
+    /// Every item, in a read context.
+    static func fetchAll(in stack: DataStack) async throws -> Checksum {
+        try await stack.read { reader in
             var checksum = Checksum()
             for item in try reader.fetchAll(From<Item>()) { checksum.add(code: item.code, score: item.score) }
             return checksum
@@ -52,7 +61,12 @@ struct StrataContender: Contender {
     }
 
     func smallQueries(path: String) async throws -> Checksum {
-        try await stack(path).read { reader in
+        try await Self.smallQueries(in: stack(path))
+    }
+
+    /// 2,000 indexed queries of ten items each, in a read context.
+    static func smallQueries(in stack: DataStack) async throws -> Checksum {
+        try await stack.read { reader in
             var checksum = Checksum()
             for query in 0..<Row.smallQueries {
                 let fetch = From<Item>().where(\.category == Int64(query) % Row.categories).orderBy(.descending(\.score)).tweak { $0.limit = 10 }
@@ -63,7 +77,12 @@ struct StrataContender: Contender {
     }
 
     func aggregate(path: String) async throws -> Checksum {
-        try await stack(path).read { reader in
+        try await Self.aggregate(in: stack(path))
+    }
+
+    /// Counts and averages grouped by category.
+    static func aggregate(in stack: DataStack) async throws -> Checksum {
+        try await stack.read { reader in
             let rows = try reader.queryAttributes(
                 From<Item>().select(.attribute(\.category), .count(\.category, as: "n"), .average(\.score, as: "mean"))
                     .groupBy(\.category).orderBy(.ascending(\.category)))
