@@ -21,4 +21,6 @@ trap stop EXIT
 "$bin/createdb" -h "$folder" -U strata bench
 export STRATA_BENCH_POSTGRES_URL="postgres://strata@/bench?host=$folder"
 if [ "$#" -eq 0 ]; then set -- pg-insert pg-fetch pg-small-queries pg-aggregate; fi
-swift run -c release --package-path Benchmarks strata-bench "$@"
+# SWIFT_RUN_FLAGS replaces "-c release" (CI passes --skip-build for its debug build).
+read -r -a flags <<< "${SWIFT_RUN_FLAGS:--c release}"
+swift run "${flags[@]}" --package-path Benchmarks strata-bench "$@"
