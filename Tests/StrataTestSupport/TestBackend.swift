@@ -30,3 +30,15 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: TestBackend.current == .sqlite, "SQLite only: \(reason)")
     }
 }
+
+/// One store that several stacks of a test open, each call a new storage value of it: a SQLite
+/// file at `file`, or one new database on the throwaway PostgreSQL server.
+public func sharedStore(file: URL) throws -> @Sendable () -> any StorageInterface {
+    switch TestBackend.current {
+    case .sqlite:
+        return { SQLiteStore(fileURL: file) }
+    case .postgresql:
+        let url = try Postgres.newDatabaseURL("shared")
+        return { PostgreSQLStore(url: url) }
+    }
+}

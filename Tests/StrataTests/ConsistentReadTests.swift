@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 @testable import Strata
 
@@ -32,9 +33,9 @@ struct ConsistentReadTests {
 
     @MainActor
     @Test func everyReadSeesOneCommittedState() async throws {
-        let url = temporaryStoreURL()
+        let store = try sharedStore(file: temporaryStoreURL())
         let stack = DataStack(Zoo.schemaHistory)
-        try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+        try stack.addStorageAndWait(store())
         let ledger = try await stack.perform { transaction in
             for index in 0..<Self.accounts {
                 let person = transaction.create(Into<Person>())
@@ -46,7 +47,7 @@ struct ConsistentReadTests {
             return book.objectID(as: Person.self)
         }
         let other = DataStack(Zoo.schemaHistory)
-        try other.addStorageAndWait(SQLiteStore(fileURL: url))
+        try other.addStorageAndWait(store())
         let live = try stack.fetchAll(From<Person>())
 
         let writers = Task.detached {
@@ -132,7 +133,7 @@ struct ConsistentReadTests {
         // Exact counts at the end, read by both stacks once they have caught up, and by a new one.
         let transfers = Self.rounds * 7
         let fresh = DataStack(Zoo.schemaHistory)
-        try fresh.addStorageAndWait(SQLiteStore(fileURL: url))
+        try fresh.addStorageAndWait(store())
         try await stack.perform { _ in }
         try await other.perform { _ in }
         for reader in [stack, other, fresh] {

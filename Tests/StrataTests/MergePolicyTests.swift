@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 @testable import Strata
 
@@ -7,12 +8,17 @@ import Testing
 @Suite("Merge policies")
 @MainActor
 struct MergePolicyTests {
-    let url = temporaryStoreURL()
+    /// Ann's store, which a second stack reads: a file, or a database.
+    let store: @Sendable () -> any StorageInterface
+
+    init() throws {
+        store = try sharedStore(file: temporaryStoreURL())
+    }
 
     /// A stack on a file with Ann (visits 10), and an unsafe transaction that has read her.
     private func setUp(_ policy: MergePolicy) async throws -> (DataStack, UnsafeDataTransaction, Person, ObjectID<Person>) {
         let stack = DataStack(Zoo.schemaHistory)
-        try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+        try stack.addStorageAndWait(store())
         let ann = try await stack.perform { transaction in
             let person = transaction.create(Into<Person>())
             person.name = "Ann"
@@ -34,7 +40,7 @@ struct MergePolicyTests {
     /// What the file holds, read by a new stack.
     private func stored(_ stack: DataStack, _ id: ObjectID<Person>) throws -> (visits: Int, nickname: String?, name: String) {
         let reader = DataStack(Zoo.schemaHistory)
-        try reader.addStorageAndWait(SQLiteStore(fileURL: url))
+        try reader.addStorageAndWait(store())
         let person = try #require(try reader.fetchOne(From<Person>().where(\.name != "Bob")))
         return (person.visits, person.nickname, person.name)
     }

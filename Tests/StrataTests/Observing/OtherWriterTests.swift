@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 @testable import Strata
 
@@ -8,11 +9,11 @@ import Testing
 @Suite("Other writers", .timeLimit(.minutes(2)))
 struct OtherWriterTests {
     @Test func anotherStacksCommitReachesTheMonitorsAndTheMainContext() async throws {
-        let url = temporaryStoreURL()
+        let store = try sharedStore(file: temporaryStoreURL())
         let stack = DataStack(Zoo.schemaHistory, externalCommitCheckInterval: .milliseconds(10))
-        try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+        try stack.addStorageAndWait(store())
         let other = DataStack(Zoo.schemaHistory)
-        try other.addStorageAndWait(SQLiteStore(fileURL: url))
+        try other.addStorageAndWait(store())
         let ids = try await addPeople(["Ann"], to: stack)
         let monitor = try stack.monitorList(From<Person>().orderBy(.ascending(\.name)))
         let objectMonitor = try stack.monitorObject(ids[0])
@@ -32,11 +33,11 @@ struct OtherWriterTests {
     }
 
     @Test func aStackWithoutWatchingSeesOthersOnlyWhenItCommits() async throws {
-        let url = temporaryStoreURL()
+        let store = try sharedStore(file: temporaryStoreURL())
         let stack = DataStack(Zoo.schemaHistory, externalCommitCheckInterval: nil)
-        try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+        try stack.addStorageAndWait(store())
         let other = DataStack(Zoo.schemaHistory)
-        try other.addStorageAndWait(SQLiteStore(fileURL: url))
+        try other.addStorageAndWait(store())
         #expect(try stack.fetchCount(From<Person>()) == 0)
         try await addPeople(["Bob"], to: other)
         #expect(try stack.fetchCount(From<Person>()) == 0)
@@ -49,7 +50,8 @@ struct OtherWriterTests {
 @MainActor
 @Suite("Stores removed while monitored", .timeLimit(.minutes(2)))
 struct RemovedStoreTests {
-    @Test func everyMonitorOfTheFileThrowsStoreMoved() async throws {
+    @Test(.sqliteOnly("a store file deleted while open"))
+    func everyMonitorOfTheFileThrowsStoreMoved() async throws {
         let url = temporaryStoreURL()
         let stack = DataStack(Zoo.schemaHistory, externalCommitCheckInterval: .milliseconds(10))
         try stack.addStorageAndWait(SQLiteStore(fileURL: url))
