@@ -11,7 +11,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "PetStore",
-            dependencies: [.product(name: "Strata", package: "strata"), .product(name: "StrataTesting", package: "strata")],
+            dependencies: [
+                .product(name: "Strata", package: "strata"), .product(name: "StrataPostgres", package: "strata"),
+                .product(name: "StrataTesting", package: "strata"),
+            ],
             exclude: ["Models"],
             plugins: [.plugin(name: "StrataPlugin", package: "strata")]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataPostgres
 
 // The sample runs on the main actor, as an app's code that shows data does.
 try await Demo.run()
@@ -14,8 +15,15 @@ enum Demo {
         // A store written by the first release, opened (and migrated) by this one: see Upgrade.swift.
         try await openFirstReleaseStore(in: folder)
 
+        // The same model on a PostgreSQL server when STRATA_POSTGRES_URL names an empty database
+        // (Scripts/with-postgres.sh starts a throwaway one), otherwise in a SQLite file.
         let stack = DataStack(PetStore.schemaHistory)
-        try stack.addStorageAndWait(SQLiteStore(fileURL: folder.appendingPathComponent("PetStore.sqlite")))
+        if let url = ProcessInfo.processInfo.environment["STRATA_POSTGRES_URL"] {
+            try await stack.addStorage(PostgreSQLStore(url: url))
+            print("storage: PostgreSQL")
+        } else {
+            try stack.addStorageAndWait(SQLiteStore(fileURL: folder.appendingPathComponent("PetStore.sqlite")))
+        }
         try stack.addStorageAndWait(InMemoryStore(configuration: "Cache"))
 
         // Import the JSON fixture through the importers generated from the model's `import:` blocks,
