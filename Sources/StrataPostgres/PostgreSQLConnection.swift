@@ -35,6 +35,9 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// Whether committing a write transaction notifies ``commitChannel``'s listeners (the
     /// store's ``PostgreSQLStore/ExternalCommits/notified`` mode).
     var notifiesCommits = false
+    /// The error of the statement that aborted the open transaction, if one did: PostgreSQL then
+    /// refuses every later statement (SQLSTATE 25P02) until the transaction ends.
+    private var abortedBy: StrataError?
     /// How long a statement waits for a lock, in milliseconds (0: without limit).
     private(set) var lockTimeoutMilliseconds = 0
 
@@ -123,13 +126,18 @@ final class PostgreSQLConnection: DatabaseConnection {
                 isInTransaction = false
                 isWriting = false
             }
-            throw failure(error, sql: original)
+            let reported = failure(error, sql: original)
+            if isInTransaction, abortedBy == nil { abortedBy = reported }
+            throw reported
         }
         switch answer.metadata.command {
-        case "BEGIN": isInTransaction = true
+        case "BEGIN":
+            isInTransaction = true
+            abortedBy = nil
         case "COMMIT", "ROLLBACK":
             isInTransaction = false
             isWriting = false
+            abortedBy = nil
         default: break
         }
         var columns: [String] = []
@@ -249,6 +257,10 @@ final class PostgreSQLConnection: DatabaseConnection {
     private func failure(_ error: any Error, sql: String) -> StrataError {
         if let error = error as? PSQLError, error.code == .server, let info = error.serverInfo {
             let code = info[.sqlState] ?? "?"
+            if code == "25P02", let abortedBy {
+                return .server(code: code, message: "an earlier statement of this transaction failed, so PostgreSQL ignores the rest of it "
+                               + "until it ends; that statement's error: \(abortedBy)", sql: sql)
+            }
             if code == "55P03" {
                 return .storeBusy(file: address.description, milliseconds: lockTimeoutMilliseconds)
             }

@@ -61,6 +61,19 @@ struct PostgreSQLConnectionTests {
         #expect(try connection.query("SELECT 1 AS one").rows == [[.integer(1)]])
     }
 
+    @Test func aStatementAfterAFailedOneNamesTheFirstFailure() throws {
+        let connection = try connect()
+        try connection.execute("BEGIN")
+        #expect(throws: StrataError.self) { try connection.execute("SELECT * FROM missing") }
+        #expect(throws: StrataError.server(code: "25P02", message: "an earlier statement of this transaction failed, so PostgreSQL ignores "
+                                           + "the rest of it until it ends; that statement's error: the database server refused a statement "
+                                           + "(SQLSTATE 42P01): relation \"missing\" does not exist (in: SELECT * FROM missing)", sql: "SELECT 1")) {
+            try connection.execute("SELECT 1")
+        }
+        try connection.execute("ROLLBACK")
+        try connection.execute("SELECT 1")
+    }
+
     @Test func missingDatabaseNamesIt() throws {
         let server = try Postgres.server()
         let address = try PostgreSQLAddress(url: server.url(database: "no_such_db"))

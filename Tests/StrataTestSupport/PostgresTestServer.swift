@@ -100,7 +100,7 @@ public enum PostgresTestServer {
         try run(initdb, ["-D", data, "-U", user, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], asServerUser: true)
         dataFolder.withLock { $0 = data }
         atexit { PostgresTestServer.stopAtExit() }
-        let options = "-k \(sockets) -c listen_addresses='' -c fsync=off -c max_connections=200 -c max_prepared_transactions=0"
+        let options = "-k \(sockets) -c listen_addresses='' -c fsync=off -c max_connections=600 -c max_prepared_transactions=0"
         try run(tool("pg_ctl"), ["-D", data, "-o", options, "-l", folder.appendingPathComponent("server.log").path, "-w", "-s", "start"],
                 asServerUser: true)
         return Running(socketFolder: sockets, user: user)
