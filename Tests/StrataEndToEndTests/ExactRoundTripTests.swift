@@ -50,7 +50,13 @@ struct ExactRoundTripTests {
         try await stack.perform { transaction in
             for values in written { values.apply(to: transaction.create(Into<Sample>())) }
         }
-        // An update writes through the other statement: shift every sample to the next one's values.
+        let shifted = try await Self.shiftEverySample(in: stack, written: written)
+        Self.expectSame(try Self.reread(url), shifted)
+    }
+
+    /// Updates every sample to the next one's values (an update writes through the other
+    /// statement), and returns what the store must then hold.
+    static func shiftEverySample(in stack: DataStack, written: [ExactValues]) async throws -> [ExactValues] {
         try await stack.perform { transaction in
             let samples = try transaction.fetchAll(From<Sample>().orderBy(.ascending(\.key)))
             for (sample, values) in zip(samples, written.dropFirst()) {
@@ -65,7 +71,7 @@ struct ExactRoundTripTests {
             return shifted
         }
         expected.append(written.last!)
-        Self.expectSame(try Self.reread(url), expected)
+        return expected
     }
 
     @Test func queriesReturnTheExactValues() async throws {

@@ -25,20 +25,7 @@ struct PostgreSQLExactTests {
             for values in written { values.apply(to: transaction.create(Into<Sample>())) }
         }
         try Self.expectSame(Self.reread(url), written)
-        // Updates write through the other statement: shift every sample to the next one's values.
-        try await stack.perform { transaction in
-            let samples = try transaction.fetchAll(From<Sample>().orderBy(.ascending(\.key)))
-            for (sample, values) in zip(samples, written.dropFirst()) {
-                var shifted = values
-                shifted.key = sample.key
-                shifted.apply(to: sample)
-            }
-        }
-        let shifted = zip(written, written.dropFirst()).map { original, next in
-            var values = next
-            values.key = original.key
-            return values
-        } + [written[written.count - 1]]
+        let shifted = try await ExactRoundTripTests.shiftEverySample(in: stack, written: written)
         try Self.expectSame(Self.reread(url), shifted)
     }
 
