@@ -25,6 +25,9 @@ final class PostgreSQLConnection: DatabaseConnection {
     private let connection: PostgresConnection
     private var isClosed = false
     private var cache: [String: PostgreSQLStatement] = [:]
+    private var batches: [String: PostgreSQLBatch] = [:]
+    /// The batch whose rows wait to be sent, if any.
+    private var pending: PostgreSQLBatch?
     /// Whether a transaction is open: set by `BEGIN`, cleared by `COMMIT`, `ROLLBACK` and failures
     /// of the connection.
     private(set) var isInTransaction = false
@@ -109,15 +112,22 @@ final class PostgreSQLConnection: DatabaseConnection {
     }
 
     /// Runs `sql` (placeholders numbered) with `arguments`; errors name `original`, the SQL as
-    /// Strata wrote it.
+    /// Strata wrote it. The rows of a batched write waiting to be sent go first.
     func run(_ sql: String, _ arguments: [SQLValue], as original: String) throws(StrataError) -> Result {
+        if let pending, !isBroken { try pending.send() }
+        return try send(PostgresQuery(unsafeSQL: sql, binds: PostgreSQLValues.bindings(arguments)), as: original)
+    }
+
+    /// Sends one statement and waits for its rows; errors name `original`.
+    @discardableResult
+    func send(_ query: PostgresQuery, as original: String) throws(StrataError) -> Result {
         guard !isBroken else {
             // postgres-nio would wait for an answer that never comes on a closed channel.
             isInTransaction = false
             isWriting = false
+            dropPendingRows()
             throw .connectionLost(server: address.server, database: address.database)
         }
-        let query = PostgresQuery(unsafeSQL: sql, binds: PostgreSQLValues.bindings(arguments))
         let answer: PostgresQueryResult
         do {
             answer = try connection.query(query, logger: Self.quietLogger).wait()
@@ -125,6 +135,7 @@ final class PostgreSQLConnection: DatabaseConnection {
             if isBroken {
                 isInTransaction = false
                 isWriting = false
+                dropPendingRows()
             }
             let reported = failure(error, sql: original)
             if isInTransaction, abortedBy == nil { abortedBy = reported }
@@ -209,8 +220,11 @@ final class PostgreSQLConnection: DatabaseConnection {
         try execute("LISTEN " + Self.commitChannel)
     }
 
-    /// `ROLLBACK`.
-    func rollback() throws(StrataError) { try execute("ROLLBACK") }
+    /// `ROLLBACK`, dropping the rows of batched writes not sent yet.
+    func rollback() throws(StrataError) {
+        dropPendingRows()
+        try execute("ROLLBACK")
+    }
 
     /// The advisory lock key of Strata's write lock: "strata" in ASCII.
     static let writeLockKey: Int64 = 0x7374_7261_7461
@@ -236,6 +250,35 @@ final class PostgreSQLConnection: DatabaseConnection {
         let statement = PostgreSQLStatement(connection: self, sql: sql)
         cache[sql] = statement
         return statement
+    }
+
+    /// The batch of `write`'s rows (see ``PostgreSQLBatch``), one per write and connection.
+    func batchedStatement(_ write: BatchedWrite) throws(StrataError) -> any DatabaseStatement {
+        if let batch = batches[write.sql] {
+            batch.reset()
+            return batch
+        }
+        let batch = PostgreSQLBatch(connection: self, write: write)
+        batches[write.sql] = batch
+        return batch
+    }
+
+    /// Called as `batch` gets a row: the rows of another batch waiting are sent first, so rows
+    /// reach the server in the order they were written.
+    func willAdd(to batch: PostgreSQLBatch) throws(StrataError) {
+        if let pending, pending !== batch { try pending.send() }
+        pending = batch
+    }
+
+    /// Called as `batch` sends its rows.
+    func didSend(_ batch: PostgreSQLBatch) {
+        if pending === batch { pending = nil }
+    }
+
+    /// Forgets the rows waiting (their transaction ends without them).
+    private func dropPendingRows() {
+        pending?.discard()
+        pending = nil
     }
 
     func prepare(_ sql: String) throws(StrataError) -> any DatabaseStatement {

@@ -154,17 +154,19 @@ extension ObjectContext {
         try deletePending()
     }
 
+    /// Inserts the new objects, a run of statements per entity and storage (a server backend
+    /// sends each run's rows together): objects of one entity keep their order of creation.
     private func insertUnwritten() throws(StrataError) {
         var currentLayout: EntityLayout?
         var currentStorage: Int32 = -1
         var statement: (any DatabaseStatement)?
         var firstColumn: Int32 = 2
-        for object in unwritten {
+        for object in WriteRuns.grouped(unwritten, by: { WriteRuns.EntityKey(object: $0) }) {
             guard let layout = object.layout else { continue }
             // A run of one entity in one storage shares a statement; each storage has its own.
             if layout !== currentLayout || object.key.storage != currentStorage {
                 let connection = try begin(object.key.storage)
-                let next = try connection.cachedStatement(layout.insertSQL)
+                let next = try connection.batchedStatement(layout.insertWrite)
                 statement = next
                 currentLayout = layout
                 currentStorage = object.key.storage
@@ -184,19 +186,20 @@ extension ObjectContext {
         unwritten.removeAll(keepingCapacity: true)
     }
 
+    /// Writes the changed columns of changed objects, a run of statements per set of columns.
     private func updateDirty(skipping conflicts: Set<ObjectKey>) throws(StrataError) {
-        for object in dirtyWritten.values {
-            guard let layout = object.layout, !object.dirty.isEmpty, !conflicts.contains(object.key) else { continue }
+        let changed = dirtyWritten.values.filter { $0.layout != nil && !$0.dirty.isEmpty && !conflicts.contains($0.key) }
+        for object in WriteRuns.grouped(changed, by: { WriteRuns.UpdateKey(object: $0) }) {
+            guard let layout = object.layout else { continue }
             let shape = UpdateShape(layout: ObjectIdentifier(layout), columns: object.dirty)
-            let sql: String
-            if let cached = updateSQL[shape] {
-                sql = cached
+            let write: BatchedWrite
+            if let cached = updateWrites[shape] {
+                write = cached
             } else {
-                let assignments = object.dirty.ordinals.map { SQLFragment.quote(layout.columns[$0].name) + " = ?" }.joined(separator: ", ")
-                sql = "UPDATE " + SQLFragment.quote(layout.table) + " SET " + assignments + " WHERE " + SQLFragment.quote(StoreLayout.idColumn) + " = ?"
-                updateSQL[shape] = sql
+                write = .update(layout.table, columns: object.dirty.ordinals.map { layout.columns[$0].written }, key: StoreLayout.idColumn)
+                updateWrites[shape] = write
             }
-            let statement = try begin(object.key.storage).cachedStatement(sql)
+            let statement = try begin(object.key.storage).batchedStatement(write)
             var binder = ColumnBinder(statement: statement, columns: object.dirty)
             object.bindColumns(to: &binder)
             try binder.checkEncoding()
@@ -210,10 +213,11 @@ extension ObjectContext {
         if conflicts.isEmpty { dirtyWritten.removeAll() } else { dirtyWritten = dirtyWritten.filter { conflicts.contains($0.key) } }
     }
 
+    /// Deletes the rows of deleted objects, a run of statements per table.
     private func deletePending() throws(StrataError) {
-        for object in pendingDeletes.values {
+        for object in WriteRuns.grouped(Array(pendingDeletes.values), by: { WriteRuns.EntityKey(object: $0) }) {
             guard let layout = object.layout else { continue }
-            let statement = try begin(object.key.storage).cachedStatement(layout.deleteSQL)
+            let statement = try begin(object.key.storage).batchedStatement(layout.deleteWrite)
             statement.bind(object.rowID, at: 1)
             try statement.step()
             registered[object.key] = nil

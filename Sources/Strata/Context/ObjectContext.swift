@@ -54,9 +54,9 @@ final class ObjectContext {
     @exclusivity(unchecked) var highestRowIDs: [StackCore.TableKey: Int64] = [:]
     /// Written objects with changed columns.
     @exclusivity(unchecked) var dirtyWritten: [ObjectKey: StrataObject] = [:]
-    /// The UPDATE text for each entity and set of changed columns seen, so that writing many
-    /// objects changed alike builds it once.
-    var updateSQL: [UpdateShape: String] = [:]
+    /// The updates of each entity and set of changed columns seen, so that writing many objects
+    /// changed alike builds their statement once.
+    var updateWrites: [UpdateShape: BatchedWrite] = [:]
     /// Written objects deleted and not yet removed.
     @exclusivity(unchecked) var pendingDeletes: [ObjectKey: StrataObject] = [:]
     /// Updates and deletions since the transaction began, for `hasChanges` and the commit notice.

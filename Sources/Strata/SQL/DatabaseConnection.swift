@@ -28,6 +28,12 @@ package protocol DatabaseConnection: AnyObject {
     /// A statement prepared once per connection and reused: reset and cleared before it is returned.
     func cachedStatement(_ sql: String) throws(StrataError) -> any DatabaseStatement
 
+    /// A statement writing `write`'s rows, one per step, prepared once per connection and reused
+    /// (reset before it is returned). A backend may keep the rows a step adds and send them
+    /// together before the connection's next other statement and before its commit; errors of
+    /// the rows then surface from that statement (see ``BatchedWrite``).
+    func batchedStatement(_ write: BatchedWrite) throws(StrataError) -> any DatabaseStatement
+
     /// A new statement, used once.
     func prepare(_ sql: String) throws(StrataError) -> any DatabaseStatement
 

@@ -115,6 +115,11 @@ final class SQLiteConnection: DatabaseConnection {
         try cachedSQLiteStatement(sql)
     }
 
+    /// The cached statement of `write`'s row: SQLite runs each row as it is stepped.
+    func batchedStatement(_ write: BatchedWrite) throws(StrataError) -> any DatabaseStatement {
+        try cachedSQLiteStatement(write.sql)
+    }
+
     /// ``cachedStatement(_:)``, as the SQLite statement it is.
     func cachedSQLiteStatement(_ sql: String) throws(StrataError) -> SQLiteStatement {
         if let statement = cache[sql] {

@@ -13,6 +13,9 @@ struct ColumnLayout: Sendable, Hashable {
 
     /// The declared type of the column in `dialect`.
     func sqlType(_ dialect: SQLDialect) -> String { attribute.map { dialect.columnType($0.type) } ?? dialect.integer }
+
+    /// The column as a batched write's parameter.
+    var written: BatchedWrite.Column { BatchedWrite.Column(name: name, type: attribute?.type) }
 }
 
 /// How one entity is stored: its table, its columns in generated-code order, its entity code.
@@ -32,10 +35,12 @@ final class EntityLayout: Sendable {
     let subtree: [String]
     /// Every relationship of the lineage.
     let relationships: [RelationshipDescription]
-    /// The `INSERT` for an object of exactly this entity: id, entity code (if any), then `columns`.
-    let insertSQL: String
-    /// The `DELETE` of one row of this entity's table, by id.
-    let deleteSQL: String
+    /// The inserts of objects of exactly this entity: id, entity code (if any), then `columns`.
+    let insertWrite: BatchedWrite
+    /// The deletes of rows of this entity's table, by id.
+    let deleteWrite: BatchedWrite
+    /// The `INSERT` of one object of exactly this entity (``insertWrite``'s statement).
+    var insertSQL: String { insertWrite.sql }
     /// Position of each column in `columns`, by property name (attributes and to-one relationships).
     let ordinals: [String: Int]
     /// Ordinals of attributes that must be assigned before a new object is saved.
@@ -65,12 +70,11 @@ final class EntityLayout: Sendable {
         self.relationships = lineage.flatMap(\.relationships)
         self.ordinals = Dictionary(columns.enumerated().map { ($1.property, $0) }, uniquingKeysWith: { first, _ in first })
         self.requiredOrdinals = columns.indices.filter { columns[$0].attribute?.isRequired == true }
-        var names = [SQLFragment.quote(StoreLayout.idColumn)]
-        if entityCode != nil { names.append(SQLFragment.quote(StoreLayout.entityColumn)) }
-        names += columns.map { SQLFragment.quote($0.name) }
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        self.insertSQL = "INSERT INTO \(SQLFragment.quote(table)) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
-        self.deleteSQL = "DELETE FROM \(SQLFragment.quote(table)) WHERE \(names[0]) = ?"
+        var written = [BatchedWrite.Column(name: StoreLayout.idColumn, type: nil)]
+        if entityCode != nil { written.append(BatchedWrite.Column(name: StoreLayout.entityColumn, type: nil)) }
+        written += columns.map(\.written)
+        self.insertWrite = .insert(into: table, columns: written)
+        self.deleteWrite = .delete(from: table, key: StoreLayout.idColumn)
     }
 
     /// The column of a property of the lineage, if it is stored in this table.

@@ -1,0 +1,139 @@
+import PostgresNIO
+import Strata
+
+/// The rows of a ``BatchedWrite``, kept by a ``PostgreSQLConnection`` and sent as one statement
+/// with an array parameter per column (`INSERT ... SELECT * FROM unnest($1, $2, ...)`, `UPDATE ...
+/// FROM unnest(...)`, `DELETE ... WHERE id = ANY($1)`), so that writing 10,000 rows costs one
+/// round trip instead of 10,000.
+///
+/// Stepping adds the bound row. The connection sends the rows before it runs any other statement
+/// (so every read sees them, and their order with every other statement is kept), before it
+/// commits, and when ``limit`` rows are waiting; a rollback drops them. Rows whose values are not
+/// all in their columns' forms (see ``PostgreSQLArray``) are sent one statement each, so the
+/// server reads and refuses them exactly as it does a single row's.
+final class PostgreSQLBatch: DatabaseStatement {
+    /// The most rows sent in one statement.
+    static let limit = 10_000
+
+    private unowned let connection: PostgreSQLConnection
+    let write: BatchedWrite
+    /// One row's statement, placeholders numbered.
+    private let rowSQL: String
+    /// The statement of many rows.
+    private let batchSQL: String
+    /// The row being bound.
+    private var current: [SQLValue]
+    /// The rows waiting, a column each.
+    private var columns: [[SQLValue]]
+    /// The ids of the rows waiting, for updates: a second update of a row waits for the first
+    /// to be sent (one `UPDATE ... FROM` changes a row once).
+    private var updatedIDs: Set<Int64> = []
+
+    init(connection: PostgreSQLConnection, write: BatchedWrite) {
+        self.connection = connection
+        self.write = write
+        rowSQL = PostgreSQLPlaceholders.numbered(write.sql).text
+        batchSQL = Self.statement(write)
+        current = Array(repeating: .null, count: write.columns.count)
+        columns = Array(repeating: [], count: write.columns.count)
+    }
+
+    /// How many rows wait to be sent.
+    var count: Int { columns.first?.count ?? 0 }
+
+    /// The statement writing every row of the arrays bound to `$1`, `$2`, ...
+    static func statement(_ write: BatchedWrite) -> String {
+        let arrays = write.columns.enumerated().map { index, column in
+            "$\(index + 1)::" + PostgreSQLArray.Element(column.type).arrayTypeName
+        }.joined(separator: ", ")
+        let table = SQLIdentifier.quote(write.table)
+        switch write.kind {
+        case .insert:
+            let names = write.columns.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
+            return "INSERT INTO " + table + " (" + names + ") SELECT * FROM unnest(" + arrays + ")"
+        case .update:
+            let sources = write.columns.indices.map { "c\($0)" }
+            let assignments = write.columns.dropLast().enumerated().map { index, column in
+                SQLIdentifier.quote(column.name) + " = strata_rows." + sources[index]
+            }.joined(separator: ", ")
+            let key = SQLIdentifier.quote(write.columns[write.columns.count - 1].name)
+            return "UPDATE " + table + " AS strata_target SET " + assignments + " FROM unnest(" + arrays + ") AS strata_rows("
+                + sources.joined(separator: ", ") + ") WHERE strata_target." + key + " = strata_rows." + sources[sources.count - 1]
+        case .delete:
+            return "DELETE FROM " + table + " WHERE " + SQLIdentifier.quote(write.columns[0].name) + " = ANY(" + arrays + ")"
+        }
+    }
+
+    func reset() {
+        for index in current.indices { current[index] = .null }
+    }
+
+    /// Adds the bound row; sends the rows when ``limit`` of them wait. Never returns a row.
+    @discardableResult
+    func step() throws(StrataError) -> Bool {
+        try connection.willAdd(to: self)
+        if write.kind == .update, case .integer(let id) = current[current.count - 1], !updatedIDs.insert(id).inserted {
+            try send()
+            try connection.willAdd(to: self)
+            updatedIDs.insert(id)
+        }
+        for index in current.indices { columns[index].append(current[index]) }
+        if count >= Self.limit { try send() }
+        return false
+    }
+
+    /// Sends the waiting rows (the connection calls this before its next other statement).
+    func send() throws(StrataError) {
+        connection.didSend(self)
+        guard count > 0 else { return }
+        let rows = columns
+        discard()
+        var arrays: [PostgreSQLArray] = []
+        for (column, values) in zip(write.columns, rows) {
+            guard let array = PostgreSQLArray(column.type, values: values) else {
+                try sendOneByOne(rows)
+                return
+            }
+            arrays.append(array)
+        }
+        var bindings = PostgresBindings(capacity: arrays.count)
+        for array in arrays { bindings.append(array, context: .default) }
+        try connection.send(PostgresQuery(unsafeSQL: batchSQL, binds: bindings), as: write.sql)
+    }
+
+    /// Forgets the waiting rows (their transaction rolled back).
+    func discard() {
+        for index in columns.indices { columns[index].removeAll(keepingCapacity: true) }
+        updatedIDs.removeAll(keepingCapacity: true)
+    }
+
+    /// Sends each row as the statement of one row.
+    private func sendOneByOne(_ rows: [[SQLValue]]) throws(StrataError) {
+        let count = rows.first?.count ?? 0
+        for row in 0..<count {
+            let values = rows.map { $0[row] }
+            try connection.send(PostgresQuery(unsafeSQL: rowSQL, binds: PostgreSQLValues.bindings(values)), as: write.sql)
+        }
+    }
+
+    func bind(_ value: SQLValue, at index: Int32) {
+        let offset = Int(index) - 1
+        guard current.indices.contains(offset) else { return }
+        current[offset] = value
+    }
+
+    func bind(_ value: Int64, at index: Int32) { bind(.integer(value), at: index) }
+
+    func bind(_ value: Double, at index: Int32) { bind(.real(value), at: index) }
+
+    func bind(_ value: String, at index: Int32) { bind(.text(value), at: index) }
+
+    func bindNull(at index: Int32) { bind(.null, at: index) }
+
+    /// A write returns no rows.
+    var row: DatabaseRow { DatabaseRow(values: []) }
+
+    var columnCount: Int32 { 0 }
+
+    func columnName(_ index: Int32) -> String { "" }
+}
