@@ -66,6 +66,35 @@ struct PostgreSQLStoreTests {
         #expect(try server.psql("SELECT count(*) FROM pg_tables WHERE tablename = 'Product'", database: database) == "0\n")
     }
 
+    @Test func aDatabaseOfAnotherVersionLockIsRefusedUntouched() async throws {
+        let (database, url) = try Postgres.newDatabase("shop")
+        let first = DataStack(Shop.schemaHistory)
+        try await first.addStorage(PostgreSQLStore(url: url))
+        try await first.perform { $0.create(Into<Product>()).sku = "W-1" }
+        let server = try Postgres.server()
+        try server.psql("UPDATE strata_metadata SET value = 'Product:1,2,3,4' WHERE key = 'lock'", database: database)
+        let before = try server.psql("SELECT key, value FROM strata_metadata ORDER BY key", database: database)
+        let name = PostgreSQLStore(url: url).description.dropFirst("PostgreSQLStore(".count).dropLast()
+        let stack = DataStack(Shop.schemaHistory)
+        await #expect(throws: StrataError.unknownStoreVersion(file: String(name), model: "Shop", storeVersion: "V1")) {
+            try await stack.addStorage(PostgreSQLStore(url: url))
+        }
+        #expect(stack.debugDescription == "DataStack(Shop V1: no storage)")
+        #expect(try server.psql("SELECT key, value FROM strata_metadata ORDER BY key", database: database) == before)
+        #expect(try server.psql(#"SELECT sku FROM "Product""#, database: database) == "W-1\n")
+    }
+
+    @Test func aWrongPasswordIsNamedWithoutShowingItAndNothingIsAdded() async throws {
+        let server = try Postgres.server()
+        let stack = DataStack(Shop.schemaHistory)
+        let store = PostgreSQLStore(url: "postgres://\(server.passwordUser):not-it@/postgres?host=\(server.socketFolder)")
+        let error = await #expect(throws: StrataError.self) { try await stack.addStorage(store) }
+        #expect(error.map(String.init(describing:)) == "cannot connect to database 'postgres' on the Unix socket in \(server.socketFolder) (port 5432): "
+                + "password authentication failed for user \"\(server.passwordUser)\" (SQLSTATE 28P01)")
+        #expect(!store.description.contains("not-it"))
+        #expect(stack.debugDescription == "DataStack(Shop V1: no storage)")
+    }
+
     @Test func theDescriptionNeverShowsThePassword() {
         #expect(PostgreSQLStore(url: "postgres://app:secret@db.internal/pets").description == "PostgreSQLStore(postgres://app@db.internal:5432/pets)")
         #expect(PostgreSQLStore(url: "mysql://app:secret@db/pets").description == "PostgreSQLStore(mysql://app:***@db/pets)")

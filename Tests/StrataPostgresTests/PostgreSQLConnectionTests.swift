@@ -83,6 +83,19 @@ struct PostgreSQLConnectionTests {
         }
     }
 
+    @Test func aWrongPasswordIsRefusedAndTheRightOneLogsIn() throws {
+        let server = try Postgres.server()
+        let wrong = try PostgreSQLAddress(url: "postgres://\(server.passwordUser):not-it@/postgres?host=\(server.socketFolder)")
+        #expect(throws: StrataError.serverUnavailable(server: wrong.server, database: "postgres",
+                                                       reason: "password authentication failed for user \"\(server.passwordUser)\" (SQLSTATE 28P01)")) {
+            try PostgreSQLConnection.connect(wrong)
+        }
+        let missing = try PostgreSQLAddress(url: "postgres://\(server.passwordUser)@/postgres?host=\(server.socketFolder)")
+        #expect(throws: StrataError.self) { try PostgreSQLConnection.connect(missing) }
+        let right = try PostgreSQLAddress(url: "postgres://\(server.passwordUser):\(server.password)@/postgres?host=\(server.socketFolder)")
+        #expect(try PostgreSQLConnection.connect(right).query("SELECT current_user").rows == [[.text(server.passwordUser)]])
+    }
+
     @Test func unknownRoleIsRefused() throws {
         let server = try Postgres.server()
         let address = try PostgreSQLAddress(url: "postgres://nobody_here@/postgres?host=\(server.socketFolder)")

@@ -17,6 +17,10 @@ public enum PostgresTestServer {
         public var socketPath: String { socketFolder + "/.s.PGSQL.5432" }
         /// The superuser the cluster was created with.
         public let user: String
+        /// A role that must log in with ``password`` (SCRAM-SHA-256), for tests of passwords.
+        public let passwordUser = PostgresTestServer.passwordUser
+        /// ``passwordUser``'s password.
+        public let password = PostgresTestServer.password
 
         /// A URL for `database` on this server: `postgres://strata@/<database>?host=<socket folder>`.
         public func url(database: String) -> String {
@@ -98,13 +102,22 @@ public enum PostgresTestServer {
         }
         let user = "strata"
         try run(initdb, ["-D", data, "-U", user, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], asServerUser: true)
+        // Every local user is trusted but one, whose password is checked.
+        let rules = data + "/pg_hba.conf"
+        let trusted = try String(contentsOfFile: rules, encoding: .utf8)
+        try ("local all \(passwordUser) scram-sha-256\n" + trusted).write(toFile: rules, atomically: false, encoding: .utf8)
         dataFolder.withLock { $0 = data }
         atexit { PostgresTestServer.stopAtExit() }
         let options = "-k \(sockets) -c listen_addresses='' -c fsync=off -c max_connections=600 -c max_prepared_transactions=0"
         try run(tool("pg_ctl"), ["-D", data, "-o", options, "-l", folder.appendingPathComponent("server.log").path, "-w", "-s", "start"],
                 asServerUser: true)
-        return Running(socketFolder: sockets, user: user)
+        let running = Running(socketFolder: sockets, user: user)
+        try running.psql("CREATE ROLE \(passwordUser) LOGIN PASSWORD '\(password)'", database: "postgres")
+        return running
     }
+
+    fileprivate static let passwordUser = "strata_password"
+    fileprivate static let password = "right-password"
 
     private static func stopAtExit() {
         guard let data = dataFolder.withLock({ $0 }), let pgCtl = try? tool("pg_ctl") else { return }
