@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import PostgresNIO
 import Strata
 import StrataPostgres
@@ -10,7 +11,7 @@ import StrataPostgres
 /// `STRATA_BENCH_POSTGRES_URL` names (`Scripts/bench-postgres.sh` starts a throwaway one). Each
 /// database a workload makes is a schema of its own.
 enum PostgresBench {
-    static let workloads = ["pg-insert", "pg-fetch", "pg-small-queries", "pg-aggregate"]
+    static let workloads = ["pg-insert", "pg-import-150k", "pg-fetch", "pg-small-queries", "pg-aggregate", "pg-throughput"]
     static let url = ProcessInfo.processInfo.environment["STRATA_BENCH_POSTGRES_URL"]
 
     /// A schema name for a scratch "path": its last component, letters and digits only.
@@ -38,7 +39,9 @@ struct StrataPostgresContender: Contender {
     }
 
     func importUnique(_ json: Data, path: String) throws -> Checksum {
-        throw BenchError.notMeasured
+        let stack = DataStack(Bench.schemaHistory)
+        try stack.addStorageAndWait(PostgreSQLStore(url: url, schema: PostgresBench.schema(path)))
+        return try StrataContender.importUnique(json, into: stack)
     }
 
     func fetchAll(path: String) async throws -> Checksum {
@@ -59,8 +62,15 @@ struct RawPostgresContender: Contender {
     let name = "raw-pg"
     let url: String
 
+    /// Runs `sql` in the workload's schema.
+    func execute(_ sql: String, path: String) async throws {
+        let connection = try await connect(path)
+        try await run(connection, sql)
+        try await connection.close()
+    }
+
     /// A connection whose search path is the workload's schema.
-    private func connect(_ path: String) async throws -> PostgresConnection {
+    func connect(_ path: String) async throws -> PostgresConnection {
         let address = try PostgreSQLAddress(url: url)
         guard case .socket(let folder, let port) = address.endpoint else { throw BenchError.notMeasured }
         let configuration = PostgresConnection.Configuration(unixSocketPath: folder + "/.s.PGSQL.\(port)", username: address.user,
@@ -83,7 +93,8 @@ struct RawPostgresContender: Contender {
             CREATE TABLE item (id bigint PRIMARY KEY, code bigint NOT NULL, name text COLLATE "C" NOT NULL,
             score double precision NOT NULL, category bigint NOT NULL, created_at double precision NOT NULL)
             """)
-        try await run(connection, "CREATE INDEX item_code ON item (code)")
+        // Unique, so that an import can upsert by code (every code is distinct anyway).
+        try await run(connection, "CREATE UNIQUE INDEX item_code ON item (code)")
         try await run(connection, "CREATE INDEX item_category ON item (category)")
         try await run(connection, "BEGIN")
         var checksum = Checksum()
@@ -109,8 +120,52 @@ struct RawPostgresContender: Contender {
         return checksum
     }
 
+    /// One upsert per 10,000 sources (`INSERT ... SELECT FROM unnest(...) ON CONFLICT (code) DO
+    /// UPDATE`), new rows numbered after the highest id, in one transaction.
     func importUnique(_ json: Data, path: String) throws -> Checksum {
-        throw BenchError.notMeasured
+        let sources = ImportSources.Values.decode(json)
+        let connection = try connectWaiting(path)
+        defer { _ = try? connection.close().wait() }
+        func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
+            try connection.query(query, logger: PostgresBench.logger).wait()
+        }
+        _ = try run("BEGIN")
+        let highest = try run("SELECT coalesce(max(id), 0) FROM item").rows.first?.decode(Int64.self) ?? 0
+        var checksum = Checksum()
+        var start = 0
+        while start < sources.count {
+            let chunk = sources[start..<min(start + 10_000, sources.count)]
+            var query = PostgresQuery(unsafeSQL: """
+                INSERT INTO item (id, code, name, score, category, created_at)
+                SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::float8[], $5::bigint[], $6::float8[])
+                ON CONFLICT (code) DO UPDATE SET name = excluded.name, score = excluded.score, category = excluded.category,
+                created_at = excluded.created_at
+                """)
+            query.binds.append(chunk.indices.map { highest + Int64($0) + 1 }, context: .default)
+            query.binds.append(chunk.map(\.code), context: .default)
+            query.binds.append(chunk.map(\.name), context: .default)
+            query.binds.append(chunk.map(\.score), context: .default)
+            query.binds.append(chunk.map(\.category), context: .default)
+            query.binds.append(chunk.map { $0.createdAt.timeIntervalSinceReferenceDate }, context: .default)
+            _ = try run(query)
+            for values in chunk { checksum.add(code: values.code, score: values.score) }
+            start += chunk.count
+        }
+        checksum.rows = try run("SELECT count(*) FROM item").rows.first?.decode(Int.self) ?? 0
+        _ = try run("COMMIT")
+        return checksum
+    }
+
+    /// A connection for synchronous code, its search path the workload's schema.
+    private func connectWaiting(_ path: String) throws -> PostgresConnection {
+        let address = try PostgreSQLAddress(url: url)
+        guard case .socket(let folder, let port) = address.endpoint else { throw BenchError.notMeasured }
+        let configuration = PostgresConnection.Configuration(unixSocketPath: folder + "/.s.PGSQL.\(port)", username: address.user,
+                                                             password: address.password, database: address.database)
+        let connection = try PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration,
+                                                        id: 1, logger: PostgresBench.logger).wait()
+        _ = try connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(PostgresBench.schema(path))"), logger: PostgresBench.logger).wait()
+        return connection
     }
 
     /// Every row, decoded as an app would.
@@ -183,7 +238,7 @@ extension PostgresBench {
         let contenders: [any Contender] = [StrataPostgresContender(url: url), RawPostgresContender(url: url)]
             .filter { selected?.contains($0.name) ?? true }
         var prepared: [String: String] = [:]
-        if chosen.contains(where: { $0 != "pg-insert" }) {
+        if chosen.contains(where: { ["pg-fetch", "pg-small-queries", "pg-aggregate"].contains($0) }) {
             for contender in contenders {
                 let path = Scratch.path("\(contender.name)-read")
                 _ = try await contender.insert(Row.all, path: path)
@@ -194,6 +249,11 @@ extension PostgresBench {
         for workload in chosen {
             var timings: [String: [Double]] = [:]
             var checksums: [String: Checksum] = [:]
+            var importJSON: Data?
+            if workload == "pg-throughput" {
+                if try await !PostgresThroughput.run(contenders: contenders.map(\.name)) { failed = true }
+                continue
+            }
             for _ in 0..<rounds {
                 for contender in contenders {
                     if setupOnly { continue }
@@ -201,6 +261,17 @@ extension PostgresBench {
                     let checksum: Checksum
                     switch workload {
                     case "pg-insert": checksum = try await contender.insert(Row.all, path: Scratch.path(contender.name))
+                    case "pg-import-150k":
+                        // The starting database and the JSON document are made before the clock starts.
+                        let path = Scratch.path("\(contender.name)-import")
+                        _ = try await contender.insert(ImportSources.large.prefill, path: path)
+                        let json = importJSON ?? ImportSources.large.json()
+                        importJSON = json
+                        let start = ContinuousClock.now
+                        checksum = try contender.importUnique(json, path: path)
+                        timings[contender.name, default: []].append(milliseconds(ContinuousClock.now - start))
+                        checksums[contender.name] = checksum
+                        continue
                     case "pg-fetch": checksum = try await contender.fetchAll(path: prepared[contender.name]!)
                     case "pg-small-queries": checksum = try await contender.smallQueries(path: prepared[contender.name]!)
                     default: checksum = try await contender.aggregate(path: prepared[contender.name]!)

@@ -37,8 +37,12 @@ struct StrataContender: Contender {
     }
 
     func importUnique(_ json: Data, path: String) throws -> Checksum {
+        try Self.importUnique(json, into: stack(path))
+    }
+
+    /// Decodes the sources into generated payloads and imports them in one transaction.
+    static func importUnique(_ json: Data, into stack: DataStack) throws -> Checksum {
         let sources = try JSONDecoder().decode([Item.ImportPayload].self, from: json)
-        let stack = try stack(path)
         return try stack.perform(synchronous: { transaction in
             var checksum = Checksum()
             for item in try transaction.importUniqueObjects(Into<Item>(), sourceArray: sources) { checksum.add(code: item.code, score: item.score) }

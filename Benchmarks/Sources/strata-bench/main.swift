@@ -1,5 +1,16 @@
 import Foundation
 
+if let contender = ProcessInfo.processInfo.environment["STRATA_BENCH_THROUGHPUT_CHILD"] {
+    // A child of the pg-throughput workload.
+    Task {
+        do { try await PostgresThroughput.child(contender); exit(0) } catch {
+            FileHandle.standardError.write(Data("strata-bench child: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+    RunLoop.main.run()
+}
+
 for workload in workloads where !allWorkloads.contains(workload) {
     FileHandle.standardError.write(Data("unknown workload '\(workload)'; choose from \(allWorkloads.joined(separator: ", "))\n".utf8))
     exit(2)

@@ -211,11 +211,19 @@ enum StoreOpener {
         for row in try rows(connection, "SELECT name, value FROM " + SQLFragment.quote(SchemaSQL.sequenceTable)) {
             if let name = String(sqlValue: row[0]), let value = Int64(sqlValue: row[1]) { sequences[name] = value }
         }
+        // Every table's highest id in one statement (one round trip to a server, however many tables).
+        let tables = core.layout.tables.enumerated().filter { $0.element.entities.contains(where: handle.entities.contains) }
+        guard !tables.isEmpty else { return [:] }
+        let highest = tables.map { index, table in
+            "SELECT \(index), max(" + SQLFragment.quote(StoreLayout.idColumn) + ") FROM " + SQLFragment.quote(table.name)
+        }.joined(separator: " UNION ALL ")
+        var maxima: [Int: Int64] = [:]
+        for row in try rows(connection, highest) {
+            if let index = Int64(sqlValue: row[0]) { maxima[Int(index)] = Int64(sqlValue: row[1]) ?? 0 }
+        }
         var result: [Int32: Int64] = [:]
-        for (index, table) in core.layout.tables.enumerated() where table.entities.contains(where: handle.entities.contains) {
-            let maximum = try rows(connection, "SELECT max(" + SQLFragment.quote(StoreLayout.idColumn) + ") FROM " + SQLFragment.quote(table.name))
-                .first.flatMap { Int64(sqlValue: $0[0]) } ?? 0
-            result[Int32(index)] = max(maximum + 1, sequences[table.name] ?? 1)
+        for (index, table) in tables {
+            result[Int32(index)] = max((maxima[index] ?? 0) + 1, sequences[table.name] ?? 1)
         }
         return result
     }

@@ -1,0 +1,141 @@
+import Foundation
+import PostgresNIO
+import Strata
+import StrataPostgres
+
+/// `pg-throughput`: four processes writing small transactions at once (one new item each), as
+/// four app servers sharing a database do. Each contender's four children connect first, then
+/// start together; the figure is the wall time from the start to the last child's end, and the
+/// transactions per second that gives.
+///
+/// The children are this program again, `STRATA_BENCH_THROUGHPUT_CHILD=<contender>` in their
+/// environment: they print `ready` once connected, wait for a line on standard input, write, and exit.
+enum PostgresThroughput {
+    static let processes = 4
+    /// Transactions per process.
+    static var transactions: Int { scaled(500) }
+
+    /// Runs the workload for each contender; false when a contender's table holds the wrong count.
+    @MainActor
+    static func run(contenders: [String]) async throws -> Bool {
+        guard let url = PostgresBench.url else { return true }
+        var timings: [String: [Double]] = [:]
+        var failed = false
+        for _ in 0..<rounds {
+            for contender in contenders {
+                let path = Scratch.path("\(contender)-throughput")
+                try await prepare(contender, url: url, path: path)
+                if setupOnly { continue }
+                timings[contender, default: []].append(try measure(contender, path: path))
+                let count = try await rows(contender, url: url, path: path)
+                if count != processes * transactions {
+                    print("MISMATCH workload=pg-throughput contender=\(contender) got \(count) rows expected \(processes * transactions)")
+                    failed = true
+                }
+            }
+        }
+        let rawMedian = timings["raw-pg"].map(median) ?? 0
+        for contender in contenders {
+            guard let values = timings[contender] else { continue }
+            let value = median(values)
+            let perSecond = Double(processes * transactions) / (value / 1000)
+            print("BENCH workload=pg-throughput contender=\(contender) median_ms=\(String(format: "%.2f", value)) "
+                  + "ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0)) "
+                  + "transactions_per_s=\(String(format: "%.0f", perSecond)) processes=\(processes) load=\(loadAverage())")
+        }
+        return !failed
+    }
+
+    /// An empty table for the contender (and, for raw postgres-nio, the sequence its ids come from).
+    private static func prepare(_ contender: String, url: String, path: String) async throws {
+        if contender == "strata-pg" {
+            _ = try await StrataPostgresContender(url: url).insert([], path: path)
+        } else {
+            _ = try await RawPostgresContender(url: url).insert([], path: path)
+            try await RawPostgresContender(url: url).execute("CREATE SEQUENCE item_ids", path: path)
+        }
+    }
+
+    /// The rows the contender's table holds.
+    private static func rows(_ contender: String, url: String, path: String) async throws -> Int {
+        if contender == "strata-pg" {
+            let stack = DataStack(Bench.schemaHistory)
+            try await stack.addStorage(PostgreSQLStore(url: url, schema: PostgresBench.schema(path)))
+            return try await stack.read { try $0.fetchCount(From<Item>()) }
+        }
+        let connection = try await RawPostgresContender(url: url).connect(path)
+        defer { Task { try? await connection.close() } }
+        for try await count in try await connection.query("SELECT count(*) FROM item", logger: PostgresBench.logger).decode(Int.self) {
+            return count
+        }
+        return 0
+    }
+
+    /// Starts the children, waits until each is connected, lets them go together; the
+    /// milliseconds until the last one ended.
+    private static func measure(_ contender: String, path: String) throws -> Double {
+        var children: [(process: Process, input: Pipe, output: Pipe)] = []
+        for index in 0..<processes {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            var environment = ProcessInfo.processInfo.environment
+            environment["STRATA_BENCH_THROUGHPUT_CHILD"] = contender
+            environment["STRATA_BENCH_THROUGHPUT_PATH"] = path
+            environment["STRATA_BENCH_THROUGHPUT_INDEX"] = String(index)
+            process.environment = environment
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            children.append((process, input, output))
+        }
+        for child in children {
+            let line = String(decoding: child.output.fileHandleForReading.readData(ofLength: 6), as: UTF8.self)
+            guard line == "ready\n" else { throw ChildFailed(contender: contender, said: line) }
+        }
+        let start = ContinuousClock.now
+        for child in children { child.input.fileHandleForWriting.write(Data("go\n".utf8)) }
+        for child in children {
+            child.process.waitUntilExit()
+            guard child.process.terminationStatus == 0 else { throw ChildFailed(contender: contender, said: "exit \(child.process.terminationStatus)") }
+        }
+        return milliseconds(ContinuousClock.now - start)
+    }
+
+    struct ChildFailed: Error {
+        let contender: String
+        let said: String
+    }
+
+    /// In a child: connects, says `ready`, waits for the go, and writes its transactions.
+    static func child(_ contender: String) async throws {
+        guard let url = PostgresBench.url, let path = ProcessInfo.processInfo.environment["STRATA_BENCH_THROUGHPUT_PATH"] else { return }
+        let index = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_THROUGHPUT_INDEX"] ?? "") ?? 0
+        let rows = (0..<transactions).map { Row.make(index * transactions + $0) }
+        if contender == "strata-pg" {
+            let stack = DataStack(Bench.schemaHistory)
+            try await stack.addStorage(PostgreSQLStore(url: url, schema: PostgresBench.schema(path)))
+            waitForGo()
+            for row in rows {
+                try await stack.perform { StrataContender.fill($0.create(Into<Item>()), from: row) }
+            }
+        } else {
+            let connection = try await RawPostgresContender(url: url).connect(path)
+            waitForGo()
+            for row in rows {
+                try await connection.query("BEGIN", logger: PostgresBench.logger)
+                try await connection.query("""
+                    INSERT INTO item (id, code, name, score, category, created_at)
+                    VALUES (nextval('item_ids'), \(row.code), \(row.name), \(row.score), \(row.category), \(row.createdAt.timeIntervalSinceReferenceDate))
+                    """, logger: PostgresBench.logger)
+                try await connection.query("COMMIT", logger: PostgresBench.logger)
+            }
+            try await connection.close()
+        }
+    }
+
+    private static func waitForGo() {
+        FileHandle.standardOutput.write(Data("ready\n".utf8))
+        _ = readLine()
+    }
+}
