@@ -1,8 +1,10 @@
 /// Importing sources into objects. Unique imports look up existing objects with one query per
 /// chunk of IDs, never one per source.
 extension BaseDataTransaction {
-    /// How many IDs one uniquing query looks up.
-    @usableFromInline static let importChunkSize = 500
+    /// How many IDs one uniquing query of `entity` looks up, in its store's dialect.
+    @usableFromInline func importChunkSize(of entity: String) -> Int {
+        context.core.dialect(of: entity).lookupChunkSize
+    }
 
     /// A new object from a source, or nil when `shouldInsert` declines it.
     @discardableResult
@@ -90,18 +92,19 @@ extension BaseDataTransaction {
     }
 
     /// The stored objects with the given unique IDs, by ID, looked up with one query per
-    /// `importChunkSize` distinct IDs.
+    /// `importChunkSize(of:)` distinct IDs.
     @inlinable
     func objects<T: ImportableUniqueObject>(_ into: Into<T>, withIDs ids: [T.UniqueIDValue]) throws(StrataError) -> [T.UniqueIDValue: T] {
         var found: [T.UniqueIDValue: T] = [:]
         let distinct = Array(Set(ids))
+        let size = importChunkSize(of: T.entityName)
         var start = 0
         while start < distinct.count {
-            let chunk = distinct[start..<min(start + Self.importChunkSize, distinct.count)]
+            let chunk = distinct[start..<min(start + size, distinct.count)]
             for object in try fetchAll(From<T>(configurations: into.target.map { [$0] } ?? []).where(Where<T>.uniqueIDs(T.uniqueIDKeyPath, in: chunk))) {
                 if let id = object[keyPath: T.uniqueIDKeyPath].importID { found[id] = object }
             }
-            start += Self.importChunkSize
+            start += size
         }
         return found
     }

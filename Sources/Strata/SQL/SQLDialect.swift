@@ -7,6 +7,16 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     /// byte (`COLLATE "C"`), as SQLite's BINARY collation does.
     case postgresql
 
+    /// How many unique IDs one uniquing lookup of an import binds (`IN (?, ?, ...)`): on SQLite,
+    /// where a lookup is a function call, a size whose statement stays small; on a server, where
+    /// each lookup is a round trip and a plan, many more (PostgreSQL takes 65,535 parameters).
+    package var lookupChunkSize: Int {
+        switch self {
+        case .sqlite: return 500
+        case .postgresql: return 10_000
+        }
+    }
+
     /// The declared type of an attribute's column.
     ///
     /// On SQLite, floating-point and date columns are declared `BLOB`: a column of REAL affinity

@@ -207,24 +207,25 @@ enum StoreOpener {
 
     /// The next row id of each table of the storage: past both the largest id and the recorded sequence.
     static func nextRowIDs(_ connection: any DatabaseConnection, handle: StorageHandle, core: StackCore) throws(StrataError) -> [Int32: Int64] {
-        var sequences: [String: Int64] = [:]
-        for row in try rows(connection, "SELECT name, value FROM " + SQLFragment.quote(SchemaSQL.sequenceTable)) {
-            if let name = String(sqlValue: row[0]), let value = Int64(sqlValue: row[1]) { sequences[name] = value }
-        }
-        // Every table's highest id in one statement (one round trip to a server, however many tables).
+        // One statement for every table's highest id and recorded sequence (one round trip to a
+        // server, however many tables): a table's next id is past both.
         let tables = core.layout.tables.enumerated().filter { $0.element.entities.contains(where: handle.entities.contains) }
         guard !tables.isEmpty else { return [:] }
-        let highest = tables.map { index, table in
-            "SELECT \(index), max(" + SQLFragment.quote(StoreLayout.idColumn) + ") FROM " + SQLFragment.quote(table.name)
-        }.joined(separator: " UNION ALL ")
-        var maxima: [Int: Int64] = [:]
-        for row in try rows(connection, highest) {
-            if let index = Int64(sqlValue: row[0]) { maxima[Int(index)] = Int64(sqlValue: row[1]) ?? 0 }
+        let id = SQLFragment.quote(StoreLayout.idColumn)
+        let sequences = SQLFragment.quote(SchemaSQL.sequenceTable)
+        var parts: [String] = []
+        var arguments: [SQLValue] = []
+        for (index, table) in tables {
+            parts.append("SELECT \(index), max(\(id)) FROM " + SQLFragment.quote(table.name))
+            parts.append("SELECT \(index), max(value) - 1 FROM \(sequences) WHERE name = ?")
+            arguments.append(.text(table.name))
+        }
+        var highest: [Int: Int64] = [:]
+        for row in try rows(connection, parts.joined(separator: " UNION ALL "), arguments) {
+            if let index = Int64(sqlValue: row[0]), let value = Int64(sqlValue: row[1]) { highest[Int(index)] = max(highest[Int(index)] ?? 0, value) }
         }
         var result: [Int32: Int64] = [:]
-        for (index, table) in tables {
-            result[Int32(index)] = max((maxima[index] ?? 0) + 1, sequences[table.name] ?? 1)
-        }
+        for (index, _) in tables { result[Int32(index)] = (highest[index] ?? 0) + 1 }
         return result
     }
 
