@@ -11,7 +11,8 @@ import StrataPostgres
 /// The children are this program again, `STRATA_BENCH_THROUGHPUT_CHILD=<contender>` in their
 /// environment: they print `ready` once connected, wait for a line on standard input, write, and exit.
 enum PostgresThroughput {
-    static let processes = 4
+    /// Processes writing at once (`STRATA_BENCH_PROCESSES`, 4 by default).
+    static let processes = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_PROCESSES"] ?? "") ?? 4
     /// Transactions per process.
     static var transactions: Int { scaled(500) }
 
