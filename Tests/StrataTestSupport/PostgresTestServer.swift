@@ -124,6 +124,14 @@ public enum PostgresTestServer {
         _ = try? run(pgCtl, ["-D", data, "-m", "immediate", "-s", "-w", "stop"], asServerUser: true)
     }
 
+    /// `posix_spawn_file_actions_addclosefrom_np(actions, 3)`: glibc has it since 2.34, but Swift's
+    /// Glibc module does not declare it, so it is looked up by name.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) -> Int32 {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return ENOSYS }
+        return unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+    }
+
     /// Runs a program to its end and returns its standard output; a failure carries its standard error.
     ///
     /// Spawned and waited for directly: Foundation's `Process` learns of an exit through a
@@ -146,6 +154,10 @@ public enum PostgresTestServer {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, output + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Nothing else of this process's: `pg_ctl start` leaves the server running with whatever
+        // it inherited, and a pipe another test opened for its child at that moment (Foundation's
+        // pipes are inheritable) would then never reach its end, and that test would wait forever.
+        guard closeInheritedDescriptors(&actions) == 0 else { throw Unavailable(description: "cannot keep descriptors from \(command[0])") }
         var argv = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0

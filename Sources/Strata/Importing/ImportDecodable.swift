@@ -1,9 +1,9 @@
 import Foundation
 
 /// A type a generated `ImportPayload` decodes from one JSON value, with the same conversions as
-/// `ImportConvertible` (dates from ISO 8601 text or seconds since 1970, `Decimal` from numbers or
-/// text, `Data` from base64, `UUID` and `URL` from text), whatever strategies the `JSONDecoder`
-/// was given.
+/// `ImportConvertible` (whole and floating-point numbers from numbers or numeric text, dates from
+/// ISO 8601 text or seconds since 1970, `Decimal` from numbers or text, `Data` from base64, `UUID`
+/// and `URL` from text), whatever strategies the `JSONDecoder` was given.
 public protocol ImportDecodable: ImportConvertible, Sendable, Hashable {
     /// The value the source holds, or nil when what is there does not fit.
     static func importDecode<Source: ImportScalarSource>(from source: Source) -> Self?
@@ -78,32 +78,50 @@ extension Bool: ImportDecodable {
 
 extension Int: ImportDecodable {
     /// The source's value as an `Int`, or nil when it does not convert.
-    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int? { try? source.decode(Int.self) }
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int? {
+        if let value = try? source.decode(Int.self) { return value }
+        return (try? source.decode(String.self)).flatMap { ImportNumberText.integer($0, as: Int.self) }
+    }
 }
 
 extension Int16: ImportDecodable {
     /// The source's value as an `Int16`, or nil when it does not convert.
-    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int16? { try? source.decode(Int16.self) }
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int16? {
+        if let value = try? source.decode(Int16.self) { return value }
+        return (try? source.decode(String.self)).flatMap { ImportNumberText.integer($0, as: Int16.self) }
+    }
 }
 
 extension Int32: ImportDecodable {
     /// The source's value as an `Int32`, or nil when it does not convert.
-    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int32? { try? source.decode(Int32.self) }
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int32? {
+        if let value = try? source.decode(Int32.self) { return value }
+        return (try? source.decode(String.self)).flatMap { ImportNumberText.integer($0, as: Int32.self) }
+    }
 }
 
 extension Int64: ImportDecodable {
     /// The source's value as an `Int64`, or nil when it does not convert.
-    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int64? { try? source.decode(Int64.self) }
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Int64? {
+        if let value = try? source.decode(Int64.self) { return value }
+        return (try? source.decode(String.self)).flatMap { ImportNumberText.integer($0, as: Int64.self) }
+    }
 }
 
 extension Double: ImportDecodable {
     /// The source's value as a `Double`, or nil when it does not convert.
-    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Double? { try? source.decode(Double.self) }
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Double? {
+        if let value = try? source.decode(Double.self) { return value }
+        return (try? source.decode(String.self)).flatMap(ImportNumberText.double)
+    }
 }
 
 extension Float: ImportDecodable {
     /// The source's value as a `Float`, or nil when it does not convert.
-    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Float? { try? source.decode(Float.self) }
+    @inlinable public static func importDecode<Source: ImportScalarSource>(from source: Source) -> Float? {
+        if let value = try? source.decode(Float.self) { return value }
+        return (try? source.decode(String.self)).flatMap(ImportNumberText.float)
+    }
 }
 
 extension Decimal: ImportDecodable {

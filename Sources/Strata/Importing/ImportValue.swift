@@ -144,12 +144,18 @@ extension Bool: ImportConvertible {
     public static var importDescription: String { "true or false" }
 }
 
-/// Whole numbers: JSON numbers without a fraction that fit the type.
+/// Whole numbers: JSON numbers without a fraction that fit the type, or such numbers written as
+/// text (`"3"`, see `ImportNumberText`).
 public protocol ImportInteger: ImportConvertible, FixedWidthInteger {}
 
 extension ImportInteger {
     /// The value a decoded JSON source holds, or nil when it holds another kind.
     public init?(importValue raw: Any) {
+        if let text = raw as? String {
+            guard let value = ImportNumberText.integer(text, as: Self.self) else { return nil }
+            self = value
+            return
+        }
         guard !ImportValue.isBoolean(raw), let number = raw as? NSNumber else { return nil }
         let double = number.doubleValue
         guard double == double.rounded(.towardZero), let value = Self(exactly: number.int64Value),
@@ -171,6 +177,11 @@ extension Double: ImportConvertible {
         guard !ImportValue.isBoolean(raw) else { return nil }
         // A Swift Double first: going through NSNumber would turn every NaN into the same one.
         if let value = raw as? Double { self = value; return }
+        if let text = raw as? String {
+            guard let value = ImportNumberText.double(text) else { return nil }
+            self = value
+            return
+        }
         guard let number = raw as? NSNumber else { return nil }
         self = number.doubleValue
     }
@@ -182,6 +193,11 @@ extension Float: ImportConvertible {
     /// The value a decoded JSON source holds, or nil when it holds another kind.
     public init?(importValue raw: Any) {
         if !ImportValue.isBoolean(raw), let value = raw as? Float { self = value; return }
+        if let text = raw as? String {
+            guard let value = ImportNumberText.float(text) else { return nil }
+            self = value
+            return
+        }
         guard let value = Double(importValue: raw) else { return nil }
         self = Float(value)
     }
