@@ -86,8 +86,38 @@ struct ImportPayloadTests {
         #expect(post.tags.map(\.label) == ["x"])
     }
 
+    /// IDs and numbers written as text (as APIs send IDs beyond 2^53) import by both paths alike.
+    @Test func numbersWrittenAsTextImportByEitherPath() async throws {
+        let json = Data(#"[{"id": "9007199254740993", "score": "2.5"}, {"id": "12", "score": "-1e3"}, {"id": "7.0", "score": "0"}]"#.utf8)
+        let decoded = try JSONDecoder().decode([Post.ImportPayload].self, from: json)
+        let dictionaries = try #require(try JSONSerialization.jsonObject(with: json) as? [[String: Any]])
+        #expect(try dictionaries.map { try Post.ImportPayload(jsonObject: $0) } == decoded)
+        #expect(decoded.map(\.remoteID) == [9_007_199_254_740_993, 12, 7])
+        let stack = DataStack(Feed.schemaHistory)
+        try stack.addStorageAndWait(freshStore())
+        try await stack.perform { transaction in
+            let sources = try JSONSerialization.jsonObject(with: json) as? [[String: Any]] ?? []
+            _ = try transaction.importUniqueObjects(Into<Post>(), sourceArray: sources)
+            _ = try transaction.importUniqueObjects(Into<Post>(), sourceArray: decoded)
+        }
+        let posts = try stack.fetchAll(From<Post>().orderBy(.ascending(\.remoteID)))
+        #expect(posts.map(\.remoteID) == [7, 12, 9_007_199_254_740_993])
+        #expect(posts.map(\.score) == [0, -1000, 2.5])
+    }
+
     @Test func aSourceThatDoesNotFitNamesTheEntityTheSourceAndTheKey() throws {
         let cases: [(String, StrataError)] = [
+            (#"[{"id": "3.5"}]"#,
+             .invalidImportSource(entity: "Post", source: "[0]", key: "id", reason: "expected a whole number that fits Int64, found the text \"3.5\"")),
+            (#"[{"id": "many"}]"#,
+             .invalidImportSource(entity: "Post", source: "[0]", key: "id", reason: "expected a whole number that fits Int64, found the text \"many\"")),
+            (#"[{"id": "99999999999999999999"}]"#,
+             .invalidImportSource(entity: "Post", source: "[0]", key: "id",
+                                  reason: "expected a whole number that fits Int64, found the text \"99999999999999999999\"")),
+            (#"[{"id": 1, "score": " 2"}]"#,
+             .invalidImportSource(entity: "Post", source: "[0]", key: "score", reason: "expected a number, found the text \" 2\"")),
+            (#"[{"id": 1, "score": "1e999"}]"#,
+             .invalidImportSource(entity: "Post", source: "[0]", key: "score", reason: "expected a number, found the text \"1e999\"")),
             (#"[{"id": 1}, {"id": 2, "score": "high"}]"#,
              .invalidImportSource(entity: "Post", source: "[1]", key: "score", reason: "expected a number, found the text \"high\"")),
             (#"[{"id": 1.5}]"#,

@@ -63,4 +63,24 @@ struct ImportValueTests {
         }
         #expect(lives == [3, 5])
     }
+
+    /// Text written as a JSON number converts under a JSON number's rules; anything else stays text.
+    @Test(arguments: [
+        ("3", Int64?(3), Double?(3)), ("-42", -42, -42), ("007", 7, 7), ("3.0", 3, 3), ("1e3", 1000, 1000), ("2.5E-1", nil, 0.25),
+        ("3.5", nil, 3.5), ("9223372036854775807", Int64.max, 9.223372036854775808e18), ("9223372036854775808", nil, 9.223372036854775808e18),
+        ("+3", nil, nil), (" 3", nil, nil), ("3 ", nil, nil), ("", nil, nil), ("-", nil, nil), ("1.", nil, nil), (".5", nil, nil),
+        ("0x10", nil, nil), ("inf", nil, nil), ("nan", nil, nil), ("1e999", nil, nil), ("many", nil, nil),
+    ])
+    func numbersWrittenAsText(text: String, integer: Int64?, double: Double?) {
+        #expect(Int64(importValue: text) == integer)
+        #expect(Double(importValue: text) == double)
+        #expect(Float(importValue: text) == double.map(Float.init))
+    }
+
+    @Test func wholeNumberTextMustFitTheType() {
+        #expect(Int16(importValue: "32767") == 32_767)
+        #expect(Int16(importValue: "32768") == nil)
+        #expect(Int32(importValue: "-2147483648") == Int32.min)
+        #expect(Float(importValue: "0.1") == Float(0.1))
+    }
 }
