@@ -11,7 +11,7 @@ import Strata
 /// commits, and when ``limit`` rows are waiting; a rollback drops them. Rows whose values are not
 /// all in their columns' forms (see ``PostgreSQLArray``) are sent one statement each, so the
 /// server reads and refuses them exactly as it does a single row's.
-final class PostgreSQLBatch: DatabaseStatement {
+final class PostgreSQLBatch: PostgreSQLBinding {
     /// The most rows sent in one statement.
     static let limit = 10_000
 
@@ -22,7 +22,7 @@ final class PostgreSQLBatch: DatabaseStatement {
     /// The statement of many rows.
     private let batchSQL: String
     /// The row being bound.
-    private var current: [SQLValue]
+    var arguments: [SQLValue]
     /// The rows waiting, a column each.
     private var columns: [[SQLValue]]
     /// The ids of the rows waiting, for updates: a second update of a row waits for the first
@@ -34,7 +34,7 @@ final class PostgreSQLBatch: DatabaseStatement {
         self.write = write
         rowSQL = PostgreSQLPlaceholders.numbered(write.sql).text
         batchSQL = Self.statement(write)
-        current = Array(repeating: .null, count: write.columns.count)
+        arguments = Array(repeating: .null, count: write.columns.count)
         columns = Array(repeating: [], count: write.columns.count)
     }
 
@@ -65,19 +65,19 @@ final class PostgreSQLBatch: DatabaseStatement {
     }
 
     func reset() {
-        for index in current.indices { current[index] = .null }
+        for index in arguments.indices { arguments[index] = .null }
     }
 
     /// Adds the bound row; sends the rows when ``limit`` of them wait. Never returns a row.
     @discardableResult
     func step() throws(StrataError) -> Bool {
         try connection.willAdd(to: self)
-        if write.kind == .update, case .integer(let id) = current[current.count - 1], !updatedIDs.insert(id).inserted {
+        if write.kind == .update, case .integer(let id) = arguments[arguments.count - 1], !updatedIDs.insert(id).inserted {
             try send()
             try connection.willAdd(to: self)
             updatedIDs.insert(id)
         }
-        for index in current.indices { columns[index].append(current[index]) }
+        for index in arguments.indices { columns[index].append(arguments[index]) }
         if count >= Self.limit { try send() }
         return false
     }
@@ -115,20 +115,6 @@ final class PostgreSQLBatch: DatabaseStatement {
             try connection.send(PostgresQuery(unsafeSQL: rowSQL, binds: PostgreSQLValues.bindings(values)), as: write.sql)
         }
     }
-
-    func bind(_ value: SQLValue, at index: Int32) {
-        let offset = Int(index) - 1
-        guard current.indices.contains(offset) else { return }
-        current[offset] = value
-    }
-
-    func bind(_ value: Int64, at index: Int32) { bind(.integer(value), at: index) }
-
-    func bind(_ value: Double, at index: Int32) { bind(.real(value), at: index) }
-
-    func bind(_ value: String, at index: Int32) { bind(.text(value), at: index) }
-
-    func bindNull(at index: Int32) { bind(.null, at: index) }
 
     /// A write returns no rows.
     var row: DatabaseRow { DatabaseRow(values: []) }

@@ -6,13 +6,13 @@ import Strata
 /// The statement runs when it is first stepped, with the values bound so far, and keeps its rows
 /// until it is reset (a fetch reads all of its rows anyway). The `?` placeholders Strata writes are
 /// numbered for PostgreSQL once, when the statement is made.
-final class PostgreSQLStatement: DatabaseStatement {
+final class PostgreSQLStatement: PostgreSQLBinding {
     private unowned let connection: PostgreSQLConnection
     /// The SQL as Strata wrote it.
     let sql: String
     /// The SQL with numbered placeholders.
     private let numberedSQL: String
-    private var arguments: [SQLValue]
+    var arguments: [SQLValue]
     private var result: PostgreSQLConnection.Result?
     private var position = -1
 
@@ -41,6 +41,27 @@ final class PostgreSQLStatement: DatabaseStatement {
         return true
     }
 
+    var row: DatabaseRow {
+        guard let result, result.rows.indices.contains(position) else { return DatabaseRow(values: []) }
+        return DatabaseRow(values: result.rows[position])
+    }
+
+    var columnCount: Int32 { Int32(result?.columns.count ?? 0) }
+
+    func columnName(_ index: Int32) -> String {
+        guard let columns = result?.columns, columns.indices.contains(Int(index)) else { return "" }
+        return columns[Int(index)]
+    }
+}
+
+/// A PostgreSQL statement's binds: each value kept as the `SQLValue` it is (the server gives each
+/// parameter the type its place in the statement needs), in ``arguments``.
+protocol PostgreSQLBinding: DatabaseStatement {
+    /// The values bound so far, parameter 1 first.
+    var arguments: [SQLValue] { get set }
+}
+
+extension PostgreSQLBinding {
     func bind(_ value: SQLValue, at index: Int32) {
         let offset = Int(index) - 1
         guard arguments.indices.contains(offset) else { return }
@@ -56,16 +77,4 @@ final class PostgreSQLStatement: DatabaseStatement {
     func bind(_ value: String, at index: Int32) { bind(.text(value), at: index) }
 
     func bindNull(at index: Int32) { bind(.null, at: index) }
-
-    var row: DatabaseRow {
-        guard let result, result.rows.indices.contains(position) else { return DatabaseRow(values: []) }
-        return DatabaseRow(values: result.rows[position])
-    }
-
-    var columnCount: Int32 { Int32(result?.columns.count ?? 0) }
-
-    func columnName(_ index: Int32) -> String {
-        guard let columns = result?.columns, columns.indices.contains(Int(index)) else { return "" }
-        return columns[Int(index)]
-    }
 }
