@@ -57,8 +57,8 @@ struct GRDBContender: Contender {
     }
 
     /// Fetches each source's record by code, then updates it or inserts a new one.
-    func importUnique(_ json: Data, path: String) throws -> Checksum {
-        let sources = ImportSources.Values.decode(json)
+    func importUnique(_ input: ImportInput, path: String) throws -> Checksum {
+        let sources = ImportSources.Values.decode(input)
         return try pool(path).write { db in
             var checksum = Checksum()
             for values in sources {

@@ -38,10 +38,10 @@ struct StrataPostgresContender: Contender {
         try await StrataContender.insert(rows, into: stack(path))
     }
 
-    func importUnique(_ json: Data, path: String) throws -> Checksum {
+    func importUnique(_ input: ImportInput, path: String) throws -> Checksum {
         let stack = DataStack(Bench.schemaHistory)
         try stack.addStorageAndWait(PostgreSQLStore(url: url, schema: PostgresBench.schema(path)))
-        return try StrataContender.importUnique(json, into: stack)
+        return try StrataContender.importUnique(input, into: stack)
     }
 
     func fetchAll(path: String) async throws -> Checksum {
@@ -123,8 +123,8 @@ struct RawPostgresContender: Contender {
 
     /// One upsert per 10,000 sources (`INSERT ... SELECT FROM unnest(...) ON CONFLICT (code) DO
     /// UPDATE`), new rows numbered after the highest id, in one transaction.
-    func importUnique(_ json: Data, path: String) throws -> Checksum {
-        let sources = ImportSources.Values.decode(json)
+    func importUnique(_ input: ImportInput, path: String) throws -> Checksum {
+        let sources = ImportSources.Values.decode(input)
         let connection = try connectWaiting(path)
         defer { _ = try? connection.close().wait() }
         func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
@@ -274,7 +274,7 @@ extension PostgresBench {
                         let json = importJSON ?? ImportSources.large.json()
                         importJSON = json
                         let start = ContinuousClock.now
-                        checksum = try contender.importUnique(json, path: path)
+                        checksum = try contender.importUnique(.json(json), path: path)
                         timings[contender.name, default: []].append(milliseconds(ContinuousClock.now - start))
                         checksums[contender.name] = checksum
                         continue

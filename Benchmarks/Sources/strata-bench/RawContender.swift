@@ -61,8 +61,8 @@ struct RawContender: Contender {
     }
 
     /// Looks each source's code up, then updates the row it finds or inserts a new one.
-    func importUnique(_ json: Data, path: String) throws -> Checksum {
-        let sources = ImportSources.Values.decode(json)
+    func importUnique(_ input: ImportInput, path: String) throws -> Checksum {
+        let sources = ImportSources.Values.decode(input)
         let database = RawDatabase(path: path)
         database.exec("BEGIN IMMEDIATE")
         let lookup = database.prepare("SELECT \"strata_id\" FROM \"Item\" WHERE \"code\" = ?")

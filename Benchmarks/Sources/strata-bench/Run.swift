@@ -4,9 +4,9 @@ import Foundation
 protocol Contender: Sendable {
     var name: String { get }
     func insert(_ rows: [Row], path: String) async throws -> Checksum
-    /// Decodes a JSON document of sources and imports them into a database holding the workload's
-    /// prefill; `rows` of the result is the table's row count afterwards.
-    func importUnique(_ json: Data, path: String) throws -> Checksum
+    /// Imports the sources (decoding a JSON document first) into a database holding the
+    /// workload's prefill; `rows` of the result is the table's row count afterwards.
+    func importUnique(_ input: ImportInput, path: String) throws -> Checksum
     func fetchAll(path: String) async throws -> Checksum
     func smallQueries(path: String) async throws -> Checksum
     func aggregate(path: String) async throws -> Checksum
@@ -152,17 +152,19 @@ func runBenchmarks() async throws -> Bool {
             for contender in contenders {
                 // The import's starting database and JSON document are made before the clock starts.
                 var importPath = ""
+                var importInput: ImportInput?
                 if let imports = ImportSources.named(workload) {
                     importPath = Scratch.path("\(contender.name)-\(workload)")
                     _ = try await contender.insert(imports.prefill, path: importPath)
                     if importJSON == nil { importJSON = imports.json() }
+                    importInput = ImportSources.input(workload, json: importJSON!)
                 }
                 if setupOnly { continue }
                 let start = ContinuousClock.now
                 let checksum: Checksum
                 switch workload {
                 case "insert": checksum = try await contender.insert(Row.all, path: Scratch.path(contender.name))
-                case "import", "import-150k": checksum = try contender.importUnique(importJSON!, path: importPath)
+                case "import", "import-150k", "import-dict-150k": checksum = try contender.importUnique(importInput!, path: importPath)
                 case "fetch": checksum = try await contender.fetchAll(path: prepared[contender.name]!)
                 case "small-queries": checksum = try await contender.smallQueries(path: prepared[contender.name]!)
                 default: checksum = try await contender.aggregate(path: prepared[contender.name]!)

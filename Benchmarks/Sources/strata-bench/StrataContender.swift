@@ -36,19 +36,31 @@ struct StrataContender: Contender {
         }
     }
 
-    func importUnique(_ json: Data, path: String) throws -> Checksum {
-        try Self.importUnique(json, into: stack(path))
+    func importUnique(_ input: ImportInput, path: String) throws -> Checksum {
+        try Self.importUnique(input, into: stack(path))
     }
 
-    /// Decodes the sources into generated payloads and imports them in one transaction.
-    static func importUnique(_ json: Data, into stack: DataStack) throws -> Checksum {
+    /// Imports dictionaries, or decodes a JSON document into generated payloads and imports those,
+    /// in one transaction.
+    static func importUnique(_ input: ImportInput, into stack: DataStack) throws -> Checksum {
+        guard case .json(let json) = input else {
+            guard case .dictionaries(let sources) = input else { return Checksum() }
+            return try stack.perform(synchronous: { transaction in
+                try Self.checksum(of: transaction.importUniqueObjects(Into<Item>(), sourceArray: sources), in: transaction)
+            })
+        }
         let sources = try JSONDecoder().decode([Item.ImportPayload].self, from: json)
         return try stack.perform(synchronous: { transaction in
-            var checksum = Checksum()
-            for item in try transaction.importUniqueObjects(Into<Item>(), sourceArray: sources) { checksum.add(code: item.code, score: item.score) }
-            checksum.rows = try transaction.fetchCount(From<Item>())
-            return checksum
+            try Self.checksum(of: transaction.importUniqueObjects(Into<Item>(), sourceArray: sources), in: transaction)
         })
+    }
+
+    /// The checksum of imported items and the table's row count.
+    private static func checksum(of items: [Item], in transaction: BaseDataTransaction) throws -> Checksum {
+        var checksum = Checksum()
+        for item in items { checksum.add(code: item.code, score: item.score) }
+        checksum.rows = try transaction.fetchCount(From<Item>())
+        return checksum
     }
 
     func fetchAll(path: String) async throws -> Checksum {

@@ -129,9 +129,15 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
 
     /// Makes an opened storage's connection the writer's, notes its commit count, and returns the
     /// next row id of each of its tables.
+    ///
+    /// The count is read before the ids: another process committing between the two reads then
+    /// leaves the noted count behind the store's, so the first write transaction reads the ids
+    /// again under the write lock. Read the other way round, the count would cover a commit whose
+    /// ids were not seen, and this stack would hand them out again.
     private func adoptWriter(_ connection: any DatabaseConnection, of handle: StorageHandle) throws(StrataError) -> [Int32: Int64] {
+        let count = try ObjectContext.commitCount(connection)
         let ids = try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
-        core.setKnownCommitCount(handle.index, try ObjectContext.commitCount(connection))
+        core.setKnownCommitCount(handle.index, count)
         writer.adopt(connection, for: handle.index)
         return ids
     }
