@@ -263,9 +263,14 @@ extension ObjectContext {
     }
 
     /// Undoes everything: the open SQLite transactions and every object of the context.
+    ///
+    /// The commit counts this stack knew are forgotten for those storages: a commit that failed
+    /// after counting itself would otherwise leave a count the store never reached, and when
+    /// another writer then reached it, this stack would take that writer's ids for ones it knew.
     func rollback() {
         for storage in openTransactions {
             try? connection(for: storage).rollback()
+            core.forgetKnownCommitCount(storage)
         }
         openTransactions.removeAll()
         reset()

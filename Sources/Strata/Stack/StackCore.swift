@@ -191,6 +191,11 @@ final class StackCore: Sendable {
         knownCommitCounts.withLock { $0[storage] = count }
     }
 
+    /// Forgets a storage's commit count, so the next write transaction reads its ids again.
+    func forgetKnownCommitCount(_ storage: Int32) {
+        knownCommitCounts.withLock { $0[storage] = nil }
+    }
+
     /// Moves a storage's row-id counters past ids another stack or process has used.
     func raiseRowIDs(storage: Int32, to floors: [Int32: Int64]) {
         nextRowIDs.withLock { counters in
