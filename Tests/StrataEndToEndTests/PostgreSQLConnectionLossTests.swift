@@ -6,7 +6,7 @@ import Testing
 
 /// A connection the server drops (a restart, a failover, a terminated backend): the transaction
 /// that was using it fails whole with a typed error, and the next one connects again.
-@Suite("PostgreSQL connections lost", Postgres.available, .timeLimit(.minutes(1)))
+@Suite("PostgreSQL connections lost", Postgres.available, .timeLimit(.minutes(5)))
 @MainActor
 struct PostgreSQLConnectionLossTests {
     @Test func aTransactionWhoseConnectionIsLostFailsWholeAndTheNextOneConnectsAgain() async throws {

@@ -107,7 +107,7 @@ struct RelationshipPathTests {
         #expect(try customers(.any(\.orders, \.customer?.referrer?.name == "Bob")) == ["Ann"], "joins inside a quantified condition")
     }
 
-    @Test(.timeLimit(.minutes(2))) func aListMonitorFollowsTheRelationshipsItsConditionReads() async throws {
+    @Test(.timeLimit(.minutes(5))) func aListMonitorFollowsTheRelationshipsItsConditionReads() async throws {
         let monitor = try stack.monitorList(From<Customer>().where(.any(\.orders, \.total > 20)).orderBy(.ascending(\.name)))
         #expect(monitor.objects.map(\.name) == ["Ann"])
         var updates = monitor.updates.makeAsyncIterator()

@@ -27,3 +27,12 @@ public enum TestFolders {
         try? FileManager.default.removeItem(atPath: path)
     }
 }
+
+/// Runs blocking work (waiting for a child process) on a thread of its own and awaits it, so that
+/// a test does not hold one of the few threads every test's tasks share (as many as cores): two
+/// tests blocked there at once would stall every other test of the run until they end.
+public func onItsOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}

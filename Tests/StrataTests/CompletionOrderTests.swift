@@ -5,7 +5,7 @@ import Testing
 /// Each asynchronous transaction's completion sees the state its own commit left: the next one
 /// starts only after it has run, as CoreStore's serial transaction queue does.
 @MainActor
-@Suite("Completion order", .timeLimit(.minutes(2)))
+@Suite("Completion order", .timeLimit(.minutes(5)))
 struct CompletionOrderTests {
     @Test func backToBackTransactionsEachSeeTheirOwnCommit() async throws {
         let stack = try makeStack()

@@ -5,7 +5,7 @@ import Testing
 /// An in-memory store leaves nothing on disk: not when its stack is released, not when the process
 /// exits with the stack alive, and not (after the next process's first in-memory store) when the
 /// process was killed.
-@Suite("In-memory stores leave nothing", .timeLimit(.minutes(2)))
+@Suite("In-memory stores leave nothing", .timeLimit(.minutes(5)))
 struct InMemoryLeftoversTests {
     /// A private temporary folder for the children, so that what they leave can be listed exactly.
     private func withChildTemporaryFolder(_ body: (URL) throws -> Void) throws {

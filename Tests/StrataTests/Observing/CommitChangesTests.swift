@@ -3,7 +3,7 @@ import Testing
 @testable import Strata
 
 /// `DataStack.changes`: one value per commit, in commit order, naming what changed.
-@Suite("Commit changes", .timeLimit(.minutes(2)))
+@Suite("Commit changes", .timeLimit(.minutes(5)))
 struct CommitChangesTests {
     @MainActor
     @Test func eachCommitReportsItsInsertionsUpdatesAndDeletions() async throws {

@@ -17,7 +17,7 @@ struct SplitMix: RandomNumberGenerator {
 /// The promise of list monitors, over random commits: each update's change set, applied to the
 /// list before, gives the list after; and that list is what a fresh fetch finds, in the same order.
 @MainActor
-@Suite("List monitor properties", .timeLimit(.minutes(2)))
+@Suite("List monitor properties", .timeLimit(.minutes(5)))
 struct ListMonitorPropertyTests {
     /// Names that test SQLite's byte order against Swift's: case, accents composed and not.
     nonisolated static let names = ["ann", "Ann", "bob", "Bob", "é", "e\u{301}", "zoë", "", "a b", "Ça"]

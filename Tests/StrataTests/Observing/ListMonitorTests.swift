@@ -4,7 +4,7 @@ import Testing
 
 /// `ListMonitor`: a fetch kept up to date, and change sets that turn each list into the next.
 @MainActor
-@Suite("List monitors", .timeLimit(.minutes(2)))
+@Suite("List monitors", .timeLimit(.minutes(5)))
 struct ListMonitorTests {
     @Test func startsWithTheFetchInOrder() async throws {
         let stack = try makeStack()

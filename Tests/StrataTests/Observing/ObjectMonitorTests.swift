@@ -4,7 +4,7 @@ import Testing
 
 /// `ObjectMonitor`: one live object, and what happens to it.
 @MainActor
-@Suite("Object monitors", .timeLimit(.minutes(2)))
+@Suite("Object monitors", .timeLimit(.minutes(5)))
 struct ObjectMonitorTests {
     @Test func reportsTheChangedPropertiesThenTheDeletion() async throws {
         let stack = try makeStack()

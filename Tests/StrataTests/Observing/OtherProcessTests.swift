@@ -4,7 +4,7 @@ import Testing
 
 /// A monitor in one process follows the commits another process makes: a child monitors a
 /// ledger store while a second child commits to it, and every update it gets shows whole commits.
-@Suite("Other processes", .timeLimit(.minutes(2)))
+@Suite("Other processes", .timeLimit(.minutes(5)))
 struct OtherProcessTests {
     @Test func aMonitorFollowsAnotherProcessesCommits() throws {
         let folder = TestFolders.url("strata-watch")

@@ -5,7 +5,7 @@ import Testing
 /// Several app processes sharing one PostgreSQL database: monitors follow the others' commits
 /// (by notification, and by polling for engines without `NOTIFY`), and concurrent `x += 1`
 /// transactions lose no update and their objects' ids never collide.
-@Suite("Other app servers", Postgres.available, .timeLimit(.minutes(3)))
+@Suite("Other app servers", Postgres.available, .timeLimit(.minutes(5)))
 struct OtherServerTests {
     @Test func aMonitorFollowsAnotherServersCommitsByNotification() throws {
         try OtherProcessTests.expectMonitorFollowsCommits(store: Postgres.newDatabaseURL("watch"))
@@ -36,7 +36,7 @@ struct OtherServerTests {
 }
 
 /// The same eight processes on one SQLite file.
-@Suite("Other processes writing", .timeLimit(.minutes(3)))
+@Suite("Other processes writing", .timeLimit(.minutes(5)))
 struct OtherProcessWriterTests {
     @Test func eightProcessesAddingOneLoseNoUpdateAndShareNoId() throws {
         let folder = TestFolders.url("strata-increment-file")

@@ -6,7 +6,7 @@ import Testing
 /// Commits of another stack on the same file reach the main context and the monitors without
 /// this stack committing.
 @MainActor
-@Suite("Other writers", .timeLimit(.minutes(2)))
+@Suite("Other writers", .timeLimit(.minutes(5)))
 struct OtherWriterTests {
     @Test func anotherStacksCommitReachesTheMonitorsAndTheMainContext() async throws {
         let store = try sharedStore(file: temporaryStoreURL())
@@ -48,7 +48,7 @@ struct OtherWriterTests {
 
 /// A store file deleted while monitored stops its monitors with `storeMoved`.
 @MainActor
-@Suite("Stores removed while monitored", .timeLimit(.minutes(2)))
+@Suite("Stores removed while monitored", .timeLimit(.minutes(5)))
 struct RemovedStoreTests {
     @Test(.sqliteOnly("a store file deleted while open"))
     func everyMonitorOfTheFileThrowsStoreMoved() async throws {

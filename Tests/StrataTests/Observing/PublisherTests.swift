@@ -29,7 +29,7 @@ actor SnapshotReader {
 }
 
 /// `publishList` and `publishObject`: snapshots as `AsyncSequence`s usable from any actor.
-@Suite("Publishers", .timeLimit(.minutes(2)))
+@Suite("Publishers", .timeLimit(.minutes(5)))
 struct PublisherTests {
     @Test func aListPublisherSendsTheListThenEachNewOne() async throws {
         let stack = try makeStack()

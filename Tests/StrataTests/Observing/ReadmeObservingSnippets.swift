@@ -51,7 +51,7 @@ func publisherSnippet(stack: DataStack, personID: ObjectID<Person>) async throws
     // end snippet
 }
 
-@Suite("README observing examples", .timeLimit(.minutes(2)))
+@Suite("README observing examples", .timeLimit(.minutes(5)))
 struct ReadmeObservingSnippetTests {
     /// The snippets of a text: name to lines, without their common indentation.
     static func snippets(in text: String, start: String, end: String) -> [String: [String]] {
