@@ -180,13 +180,17 @@ extension {{ importer.name }} {
 
         /// Decodes a source; throws `StrataError.invalidImportSource` naming the source and the key at fault.
         {{ access }}init(from decoder: any Decoder) throws {
+            try self.init(reading: ImportPayloadReader(decoder, entity: {{ importer.entityLiteral }}))
+        }
+
+        /// Reads a source key by key, decoded JSON or a `[String: Any]` alike.
+        {{ access }}init(reading source: ImportPayloadReader) throws {
             {% if importer.hasFields %}
-            let source = try ImportPayloadReader(decoder, entity: {{ importer.entityLiteral }})
             {% for field in importer.fields %}
             self.{{ field.name }} = try source.{{ field.decode }}
             {% endfor %}
             {% else %}
-            _ = try ImportPayloadReader(decoder, entity: {{ importer.entityLiteral }})
+            _ = source
             {% endif %}
         }
     }

@@ -83,4 +83,71 @@ struct ImportValueTests {
         #expect(Int32(importValue: "-2147483648") == Int32.min)
         #expect(Float(importValue: "0.1") == Float(0.1))
     }
+
+    /// JSON numbers beyond what a `Double` holds exactly are read as the integers they are: an
+    /// unsigned one beyond `Int64` does not wrap around to a negative value.
+    @Test func largeNumbersAreReadExactlyOrRefused() throws {
+        let source = try json(#"{"max": 9223372036854775807, "min": -9223372036854775808, "over": 18446744073709551615, "huge": 1e300, "big": 9007199254740993}"#)
+        #expect(Int64(importValue: source["max"]!) == Int64.max)
+        #expect(Int64(importValue: source["min"]!) == Int64.min)
+        #expect(Int64(importValue: source["big"]!) == 9_007_199_254_740_993)
+        #expect(Int64(importValue: source["over"]!) == nil)
+        #expect(Int64(importValue: source["huge"]!) == nil)
+        #expect(Int32(importValue: source["max"]!) == nil)
+        #expect(Float(importValue: source["huge"]!) == nil)
+        #expect(Double(importValue: source["huge"]!) == 1e300)
+    }
+
+    /// Swift values in a dictionary built by hand convert as the same values from `JSONSerialization` do.
+    @Test func swiftValuesConvertAsDecodedOnesDo() throws {
+        let decoded = try json(#"{"i": 3, "d": 2.5, "w": 4.0, "t": true, "s": "x", "when": 86400.5}"#)
+        let built: [String: Any] = ["i": 3, "d": 2.5, "w": 4.0, "t": true, "s": "x", "when": 86_400.5]
+        for source in [decoded, built] {
+            #expect(Int64(importValue: source["i"]!) == 3)
+            #expect(Int16(importValue: source["w"]!) == 4)
+            #expect(Int64(importValue: source["d"]!) == nil)
+            #expect(Int64(importValue: source["t"]!) == nil)
+            #expect(Double(importValue: source["i"]!) == 3)
+            #expect(Double(importValue: source["t"]!) == nil)
+            #expect(Float(importValue: source["d"]!) == 2.5)
+            #expect(Bool(importValue: source["t"]!) == true)
+            #expect(Bool(importValue: source["i"]!) == nil)
+            #expect(String(importValue: source["s"]!) == "x")
+            #expect(String(importValue: source["i"]!) == nil)
+            #expect(Date(importValue: source["when"]!) == Date(timeIntervalSince1970: 86_400.5))
+            #expect(Date(importValue: source["t"]!) == nil)
+        }
+    }
+
+    /// Dates in the usual ISO 8601 forms are read without a formatter, to the value the formatter
+    /// gives, over random dates, times, fractions and zones; forms outside them still reach it.
+    @Test func usualDateFormsMatchTheFormatter() throws {
+        var random = SplitMix(state: 0x5EED_DA7E)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let plain = ISO8601DateFormatter()
+        let dateOnly = ISO8601DateFormatter()
+        dateOnly.formatOptions = [.withFullDate]
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        for _ in 0..<2_000 {
+            let year = Int.random(in: 1601...9999, using: &random), month = Int.random(in: 1...12, using: &random)
+            let day = Int.random(in: 1...ImportDateText.daysIn(month: month, year: year), using: &random)
+            let date = "\(year)-\(two(month))-\(two(day))"
+            #expect(ImportDateText.usualForm(date) == dateOnly.date(from: date), "\(date)")
+            let time = "\(two(Int.random(in: 0...23, using: &random))):\(two(Int.random(in: 0...59, using: &random))):\(two(Int.random(in: 0...59, using: &random)))"
+            let fraction = ["", ".5", ".25", ".125", ".999", ".001"][Int.random(in: 0...5, using: &random)]
+            let zone = Bool.random(using: &random) ? "Z"
+                : (Bool.random(using: &random) ? "+" : "-") + "\(two(Int.random(in: 0...14, using: &random))):\(two([0, 30, 45][Int.random(in: 0...2, using: &random)]))"
+            let text = date + "T" + time + fraction + zone
+            let expected = fraction.isEmpty ? plain.date(from: text) : formatter.date(from: text)
+            #expect(expected != nil, "\(text)")
+            #expect(ImportDateText.usualForm(text) == expected, "\(text)")
+            #expect(Date(importValue: text) == expected, "\(text)")
+        }
+        // Outside the usual forms: left to the formatter, which decides.
+        for text in ["2024-02-30", "1500-01-01", "2024-05-01T12:00:00.123456Z", "2024-05-01T24:00:00Z", "2024-05-01 12:00:00Z", "20240501"] {
+            #expect(ImportDateText.usualForm(text) == nil, "\(text)")
+        }
+        #expect(Date(importValue: "yesterday") == nil)
+    }
 }

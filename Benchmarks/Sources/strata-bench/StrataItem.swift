@@ -71,7 +71,10 @@ extension Item {
         var createdAt: Date?
 
         init(from decoder: any Decoder) throws {
-            let source = try ImportPayloadReader(decoder, entity: "Item")
+            try self.init(reading: ImportPayloadReader(decoder, entity: "Item"))
+        }
+
+        init(reading source: ImportPayloadReader) throws {
             self.code = try source.required(Int64.self, "code", attribute: "code")
             self.name = try source.value(String.self, "name", attribute: "name")
             self.score = try source.value(Double.self, "score", attribute: "score")

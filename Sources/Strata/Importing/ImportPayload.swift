@@ -3,19 +3,23 @@
 /// into an asynchronous transaction, and `Hashable`, so it can key caches and be compared in tests.
 /// A `[String: Any]` from `JSONSerialization` converts with `init(jsonObject:)`, which the
 /// dictionary forms of the `import…` methods call for you.
-public protocol JSONImportPayload: Decodable, Sendable, Hashable {}
+public protocol JSONImportPayload: Decodable, Sendable, Hashable {
+    /// The payload one source holds, read key by key: generated payloads read every key of their
+    /// `import:` block here, and both `init(from:)` and the dictionary forms of the `import…`
+    /// methods (which read `[String: Any]` sources directly, no decoder between) call it.
+    init(reading source: ImportPayloadReader) throws
+}
 
 extension JSONImportPayload {
+    /// Decodes the payload from the source's decoder, for payloads written without a reader.
+    public init(reading source: ImportPayloadReader) throws {
+        try self.init(from: source.decoder)
+    }
+
     /// The payload a JSON-like dictionary holds, converted as a `JSONDecoder` would decode it;
     /// throws `invalidImportSource` naming the entity and the key when it does not fit.
     public init(jsonObject: [String: Any]) throws {
         try self.init(from: JSONObjectDecoder(jsonObject))
-    }
-
-    /// The payload of the source at `index` of an array, so errors name the index.
-    @usableFromInline
-    init(jsonObject: [String: Any], index: Int) throws {
-        try self.init(from: JSONObjectDecoder(jsonObject, codingPath: [IndexKey(index)]))
     }
 }
 

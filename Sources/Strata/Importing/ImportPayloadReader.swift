@@ -9,31 +9,73 @@ public struct ImportPayloadReader {
     /// a decoder's keyed container.
     @usableFromInline
     enum Storage {
-        case object([String: Any], codingPath: [any CodingKey])
-        case container(KeyedDecodingContainer<NameKey>)
+        case object([String: Any])
+        case container(KeyedDecodingContainer<NameKey>, decoder: any Decoder)
+    }
+
+    /// Where the source is in the document: an element of the top-level array (the usual case,
+    /// kept as its index so that no path is built unless an error names it), or a coding path.
+    @usableFromInline
+    enum Location {
+        case element(Int?)
+        case path([any CodingKey])
     }
 
     @usableFromInline let storage: Storage
     @usableFromInline let entity: String
-    @usableFromInline let source: String
+    @usableFromInline let location: Location
+
+    /// Where the source is, as errors name it: `[3]`, `[3].pets[1]`, or empty at the top.
+    @usableFromInline
+    var source: String {
+        switch location {
+        case .element(let index): return index.map { "[\($0)]" } ?? ""
+        case .path(let path): return Self.describe(path: path)
+        }
+    }
 
     /// A reader of the object a decoder holds, for `entity`.
     public init(_ decoder: any Decoder, entity: String) throws {
         self.entity = entity
-        source = Self.describe(path: decoder.codingPath)
+        location = .path(decoder.codingPath)
         if let objectDecoder = decoder as? JSONObjectDecoder {
             guard let object = objectDecoder.value as? [String: Any] else {
-                throw StrataError.invalidImportSource(entity: entity, source: source, key: nil,
+                throw StrataError.invalidImportSource(entity: entity, source: Self.describe(path: decoder.codingPath), key: nil,
                                                       reason: "expected an object, found \(ImportValue.describe(objectDecoder.value))")
             }
-            storage = .object(object, codingPath: decoder.codingPath)
+            storage = .object(object)
             return
         }
         do {
-            storage = .container(try decoder.container(keyedBy: NameKey.self))
+            storage = .container(try decoder.container(keyedBy: NameKey.self), decoder: decoder)
         } catch {
-            throw StrataError.invalidImportSource(entity: entity, source: source, key: nil,
+            throw StrataError.invalidImportSource(entity: entity, source: Self.describe(path: decoder.codingPath), key: nil,
                                                   reason: "expected an object, found \(Self.describe(decoder))")
+        }
+    }
+
+    /// A reader of a `[String: Any]` source, read directly (no decoder), for `entity`; `index` is
+    /// the source's place in the array being imported, which errors name (`[3]`).
+    @inlinable
+    public init(jsonObject: [String: Any], index: Int?, entity: String) {
+        self.entity = entity
+        location = .element(index)
+        storage = .object(jsonObject)
+    }
+
+    /// The path of the source, for decoders of its nested values.
+    private var codingPath: [any CodingKey] {
+        switch location {
+        case .element(let index): return index.map { [IndexKey($0)] } ?? []
+        case .path(let path): return path
+        }
+    }
+
+    /// A decoder of the whole source, for payloads whose `init(reading:)` is their `init(from:)`.
+    var decoder: any Decoder {
+        switch storage {
+        case .object(let object): return JSONObjectDecoder(object, codingPath: codingPath)
+        case .container(_, let decoder): return decoder
         }
     }
 
@@ -99,7 +141,7 @@ public struct ImportPayloadReader {
     @inlinable
     func scalar<V: ImportDecodable>(_ type: V.Type, _ keyPath: String) throws -> ImportField<V> {
         switch storage {
-        case .object(let object, _):
+        case .object(let object):
             switch ImportValue.lookup(object, keyPath) {
             case .absent: return .absent
             case .null: return .null
@@ -107,7 +149,7 @@ public struct ImportPayloadReader {
                 guard let value = V(importValue: raw) else { throw failure(keyPath, "expected \(V.importDescription), found \(ImportValue.describe(raw))") }
                 return .value(value)
             }
-        case .container(let root):
+        case .container(let root, _):
             guard let (container, key) = locate(keyPath, in: root) else { return .absent }
             // The value first: one lookup when it fits, which is what almost every source does.
             if let value = V.importDecode(from: KeyedScalar(container: container, key: key)) { return .value(value) }
@@ -120,7 +162,7 @@ public struct ImportPayloadReader {
     /// A decoder of the value at a dotted key path, for values decoded as a whole.
     private func nested(_ keyPath: String) throws -> Nested {
         switch storage {
-        case .object(let object, let codingPath):
+        case .object(let object):
             switch ImportValue.lookup(object, keyPath) {
             case .absent: return .absent
             case .null: return .null
@@ -128,7 +170,7 @@ public struct ImportPayloadReader {
                 let path = codingPath + keyPath.split(separator: ".", omittingEmptySubsequences: false).map { NameKey(String($0)) }
                 return .value(JSONObjectDecoder(raw, codingPath: path))
             }
-        case .container(let root):
+        case .container(let root, _):
             guard let (container, key) = locate(keyPath, in: root), container.contains(key) else { return .absent }
             if try container.decodeNil(forKey: key) { return .null }
             return .value(try container.superDecoder(forKey: key))

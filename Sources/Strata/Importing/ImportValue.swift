@@ -87,12 +87,24 @@ public enum ImportValue {
     /// Whether a JSON value is a boolean. `JSONSerialization` returns booleans as `NSNumber`s that
     /// also cast to `Bool` (and so do `0` and `1`), so the test looks at the number's kind.
     static func isBoolean(_ raw: Any) -> Bool {
-        if type(of: raw) == Bool.self { return true }
+        let kind = type(of: raw)
+        if kind == Bool.self || ObjectIdentifier(kind) == booleanClass { return true }
+        if kind == NSNumber.self { return false }
         if let number = raw as? NSNumber {
             let kind = number.objCType
             return kind[0] == CChar(UInt8(ascii: "c")) && kind[1] == 0 && "\(type(of: number))".contains("Boolean")
         }
         return false
+    }
+
+    /// The class of Foundation's boolean numbers (`JSONSerialization`'s `true` and `false`).
+    static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
+
+    /// `raw` when it is exactly a `T`, found by comparing its type alone: a cast that fails looks
+    /// through bridging conformances and costs far more than the conversion it guards.
+    @inline(__always)
+    static func exactly<T>(_ raw: Any, _ type: T.Type) -> T? {
+        Swift.type(of: raw) == T.self ? (raw as! T) : nil
     }
 
     @usableFromInline
@@ -114,160 +126,4 @@ public struct RelatedSources {
     /// Unique IDs, as JSON values.
     public let ids: [Any]
     let context: (entity: String, relationship: String, key: String)
-}
-
-/// A type an importer can read from a JSON value.
-public protocol ImportConvertible {
-    /// The value, when `raw` fits.
-    init?(importValue raw: Any)
-    /// What fits, for error messages: "a whole number".
-    static var importDescription: String { get }
-}
-
-extension String: ImportConvertible {
-    /// The value a decoded JSON source holds, or nil when it holds another kind.
-    public init?(importValue raw: Any) {
-        guard let text = raw as? String else { return nil }
-        self = text
-    }
-    /// What a source must hold, as error messages say it.
-    public static var importDescription: String { "text" }
-}
-
-extension Bool: ImportConvertible {
-    /// The value a decoded JSON source holds, or nil when it holds another kind.
-    public init?(importValue raw: Any) {
-        guard ImportValue.isBoolean(raw), let value = raw as? Bool else { return nil }
-        self = value
-    }
-    /// What a source must hold, as error messages say it.
-    public static var importDescription: String { "true or false" }
-}
-
-/// Whole numbers: JSON numbers without a fraction that fit the type, or such numbers written as
-/// text (`"3"`, see `ImportNumberText`).
-public protocol ImportInteger: ImportConvertible, FixedWidthInteger {}
-
-extension ImportInteger {
-    /// The value a decoded JSON source holds, or nil when it holds another kind.
-    public init?(importValue raw: Any) {
-        if let text = raw as? String {
-            guard let value = ImportNumberText.integer(text, as: Self.self) else { return nil }
-            self = value
-            return
-        }
-        guard !ImportValue.isBoolean(raw), let number = raw as? NSNumber else { return nil }
-        let double = number.doubleValue
-        guard double == double.rounded(.towardZero), let value = Self(exactly: number.int64Value),
-              Double(number.int64Value) == double || abs(double) >= 9.0e15 else { return nil }
-        self = value
-    }
-    /// What a source must hold, as error messages say it.
-    public static var importDescription: String { "a whole number that fits \(Self.self)" }
-}
-
-extension Int: ImportInteger {}
-extension Int16: ImportInteger {}
-extension Int32: ImportInteger {}
-extension Int64: ImportInteger {}
-
-extension Double: ImportConvertible {
-    /// The value a decoded JSON source holds, or nil when it holds another kind.
-    public init?(importValue raw: Any) {
-        guard !ImportValue.isBoolean(raw) else { return nil }
-        // A Swift Double first: going through NSNumber would turn every NaN into the same one.
-        if let value = raw as? Double { self = value; return }
-        if let text = raw as? String {
-            guard let value = ImportNumberText.double(text) else { return nil }
-            self = value
-            return
-        }
-        guard let number = raw as? NSNumber else { return nil }
-        self = number.doubleValue
-    }
-    /// What a source must hold, as error messages say it.
-    public static var importDescription: String { "a number" }
-}
-
-extension Float: ImportConvertible {
-    /// The value a decoded JSON source holds, or nil when it holds another kind.
-    public init?(importValue raw: Any) {
-        if !ImportValue.isBoolean(raw), let value = raw as? Float { self = value; return }
-        if let text = raw as? String {
-            guard let value = ImportNumberText.float(text) else { return nil }
-            self = value
-            return
-        }
-        guard let value = Double(importValue: raw) else { return nil }
-        self = Float(value)
-    }
-    /// What a source must hold, as error messages say it.
-    public static var importDescription: String { "a number" }
-}
-
-extension Decimal: ImportConvertible {
-    /// The value a decoded JSON source holds, or nil when it holds another kind.
-    public init?(importValue raw: Any) {
-        if let value = raw as? Decimal { self = value; return }
-        if let text = raw as? String, let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) { self = value; return }
-        guard !ImportValue.isBoolean(raw), let number = raw as? NSNumber else { return nil }
-        self = Decimal(string: number.stringValue, locale: Locale(identifier: "en_US_POSIX")) ?? number.decimalValue
-    }
-    /// What a source must hold, as error messages say it.
-    public static var importDescription: String { "a number or decimal text" }
-}
-
-extension Date: ImportConvertible {
-    /// The value a decoded JSON source holds, or nil when it holds another kind.
-    public init?(importValue raw: Any) {
-        if let value = raw as? Date { self = value; return }
-        if let text = raw as? String {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            if let date = formatter.date(from: text) { self = date; return }
-            formatter.formatOptions = [.withInternetDateTime]
-            if let date = formatter.date(from: text) { self = date; return }
-            formatter.formatOptions = [.withFullDate]
-            guard let date = formatter.date(from: text) else { return nil }
-            self = date
-            return
-        }
-        guard !ImportValue.isBoolean(raw), let number = raw as? NSNumber else { return nil }
-        self = Date(timeIntervalSince1970: number.doubleValue)
-    }
-    /// What a source must hold, as error messages say it.
-    public static var importDescription: String { "an ISO 8601 date or seconds since 1970" }
-}
-
-extension UUID: ImportConvertible {
-    /// The value a decoded JSON source holds, or nil when it holds another kind.
-    public init?(importValue raw: Any) {
-        if let value = raw as? UUID { self = value; return }
-        guard let text = raw as? String, let value = UUID(uuidString: text) else { return nil }
-        self = value
-    }
-    /// What a source must hold, as error messages say it.
-    public static var importDescription: String { "a UUID" }
-}
-
-extension URL: ImportConvertible {
-    /// The value a decoded JSON source holds, or nil when it holds another kind.
-    public init?(importValue raw: Any) {
-        if let value = raw as? URL { self = value; return }
-        guard let text = raw as? String, let value = URL(string: text) else { return nil }
-        self = value
-    }
-    /// What a source must hold, as error messages say it.
-    public static var importDescription: String { "a URL" }
-}
-
-extension Data: ImportConvertible {
-    /// The value a decoded JSON source holds, or nil when it holds another kind.
-    public init?(importValue raw: Any) {
-        if let value = raw as? Data { self = value; return }
-        guard let text = raw as? String, let value = Data(base64Encoded: text) else { return nil }
-        self = value
-    }
-    /// What a source must hold, as error messages say it.
-    public static var importDescription: String { "base64 text" }
 }

@@ -25,7 +25,11 @@ extension Dog {
 
         /// Decodes a source; throws `StrataError.invalidImportSource` naming the source and the key at fault.
         public init(from decoder: any Decoder) throws {
-            let source = try ImportPayloadReader(decoder, entity: "Dog")
+            try self.init(reading: ImportPayloadReader(decoder, entity: "Dog"))
+        }
+
+        /// Reads a source key by key, decoded JSON or a `[String: Any]` alike.
+        public init(reading source: ImportPayloadReader) throws {
             self.nickname = try source.value(String.self, "nickname", attribute: "nickname")
             self.species = try source.value(String.self, "species", attribute: "species")
             self.weight = try source.value(Double.self, "weight", attribute: "weight")
@@ -79,7 +83,11 @@ extension Person {
 
         /// Decodes a source; throws `StrataError.invalidImportSource` naming the source and the key at fault.
         public init(from decoder: any Decoder) throws {
-            let source = try ImportPayloadReader(decoder, entity: "Person")
+            try self.init(reading: ImportPayloadReader(decoder, entity: "Person"))
+        }
+
+        /// Reads a source key by key, decoded JSON or a `[String: Any]` alike.
+        public init(reading source: ImportPayloadReader) throws {
             self.personID = try source.required(Int64.self, "id", attribute: "personID")
             self.name = try source.value(String.self, "full_name", attribute: "name")
             self.displayName = try source.value(String.self, "display_name", attribute: "displayName")
