@@ -154,3 +154,25 @@ let package = Package(
 if Context.environment["STRATA_DOCS"] == "1" {
     package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"))
 }
+
+// STRATA_WITHOUT_POSTGRES=1 leaves PostgreSQL out of this package's own build: no `StrataPostgres`,
+// no postgres-nio, SwiftNIO or swift-nio-ssl. `.ci/run` builds its sanitizer passes so (building
+// those dependencies under a sanitizer took most of a CI run); the tests that need a server then
+// report that they did not run, and the PostgreSQL backend is tested by the plain pass.
+if Context.environment["STRATA_WITHOUT_POSTGRES"] == "1" {
+    let postgresTargets: Set<String> = ["StrataPostgres", "StrataPostgresTests"]
+    package.products.removeAll { $0.name == "StrataPostgres" }
+    package.targets.removeAll { postgresTargets.contains($0.name) }
+    for target in package.targets {
+        target.dependencies.removeAll { dependency in
+            switch dependency {
+            case .byNameItem(let name, _), .targetItem(let name, _): return name == "StrataPostgres"
+            default: return false
+            }
+        }
+    }
+    package.dependencies.removeAll { dependency in
+        guard case .sourceControl(_, let location, _) = dependency.kind else { return false }
+        return ["postgres-nio", "swift-nio", "swift-nio-ssl"].contains { location.hasSuffix("/" + $0) }
+    }
+}

@@ -1,3 +1,5 @@
+// Left out of builds without PostgreSQL (STRATA_WITHOUT_POSTGRES=1, see Package.swift).
+#if canImport(StrataPostgres)
 import Foundation
 import Strata
 @testable import StrataPostgres
@@ -112,3 +114,4 @@ struct PostgreSQLConflictTests {
         #expect(try stack.fetchAll(From<Product>()).map(\.sku) == ["B"])
     }
 }
+#endif

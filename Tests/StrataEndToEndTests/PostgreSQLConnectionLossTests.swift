@@ -1,3 +1,5 @@
+// Left out of builds without PostgreSQL (STRATA_WITHOUT_POSTGRES=1, see Package.swift).
+#if canImport(StrataPostgres)
 import Foundation
 import Strata
 import StrataPostgres
@@ -54,3 +56,4 @@ struct PostgreSQLConnectionLossTests {
         "SELECT count(pg_terminate_backend(pid, 10000)) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()"
     }
 }
+#endif

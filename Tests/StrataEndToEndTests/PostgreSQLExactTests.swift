@@ -1,3 +1,5 @@
+// Left out of builds without PostgreSQL (STRATA_WITHOUT_POSTGRES=1, see Package.swift).
+#if canImport(StrataPostgres)
 import Foundation
 import Strata
 import StrataPostgres
@@ -63,3 +65,4 @@ struct PostgreSQLExactTests {
         }
     }
 }
+#endif

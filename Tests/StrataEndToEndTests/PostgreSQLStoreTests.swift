@@ -1,3 +1,5 @@
+// Left out of builds without PostgreSQL (STRATA_WITHOUT_POSTGRES=1, see Package.swift).
+#if canImport(StrataPostgres)
 import Foundation
 import Synchronization
 import Strata
@@ -162,3 +164,4 @@ private final class StepLog: Sendable {
     func append(_ step: String) { steps.withLock { $0.append(step) } }
     var all: [String] { steps.withLock { $0 } }
 }
+#endif

@@ -1,6 +1,8 @@
 import Foundation
 import Strata
+#if canImport(StrataPostgres)
 import StrataPostgres
+#endif
 import Testing
 
 /// The backend the runtime and end-to-end suites run against: SQLite, or PostgreSQL when
@@ -19,8 +21,23 @@ public enum TestBackend: String, Sendable {
 public func freshStore(configuration: String? = nil) throws -> any StorageInterface {
     switch TestBackend.current {
     case .sqlite: return InMemoryStore(configuration: configuration)
-    case .postgresql: return PostgreSQLStore(url: try Postgres.newDatabaseURL("runtime"), configuration: configuration)
+    case .postgresql: return try postgreSQLStore(url: try Postgres.newDatabaseURL("runtime"), configuration: configuration)
     }
+}
+
+/// A `PostgreSQLStore`, for tests that do not import StrataPostgres (which a build without
+/// PostgreSQL leaves out); in such a build, an error saying so.
+public func postgreSQLStore(url: String, configuration: String? = nil) throws -> any StorageInterface {
+    #if canImport(StrataPostgres)
+    return PostgreSQLStore(url: url, configuration: configuration)
+    #else
+    throw PostgreSQLLeftOut()
+    #endif
+}
+
+/// The error of a PostgreSQL store asked for in a build without PostgreSQL.
+public struct PostgreSQLLeftOut: Error, CustomStringConvertible {
+    public var description: String { "this build leaves PostgreSQL out (STRATA_WITHOUT_POSTGRES=1)" }
 }
 
 extension Trait where Self == ConditionTrait {
@@ -39,6 +56,7 @@ public func sharedStore(file: URL) throws -> @Sendable () -> any StorageInterfac
         return { SQLiteStore(fileURL: file) }
     case .postgresql:
         let url = try Postgres.newDatabaseURL("shared")
-        return { PostgreSQLStore(url: url) }
+        _ = try postgreSQLStore(url: url)
+        return { try! postgreSQLStore(url: url) }
     }
 }

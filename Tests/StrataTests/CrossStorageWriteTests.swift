@@ -1,6 +1,5 @@
 import Foundation
 import StrataTestSupport
-import StrataPostgres
 import Testing
 @testable import Strata
 
@@ -16,13 +15,14 @@ struct CrossStorageWriteTests {
 
     init() throws {
         database = TestBackend.current == .postgresql ? try Postgres.newDatabaseURL("split") : nil
+        if let database { _ = try postgreSQLStore(url: database) }
     }
 
     private func url(_ configuration: String) -> URL { folder.appendingPathComponent(configuration + ".sqlite") }
 
     /// The store of a configuration: its own file, or its own schema of the shared database.
     private func store(_ configuration: String) -> any StorageInterface {
-        if let database { return PostgreSQLStore(url: database, configuration: configuration) }
+        if let database { return try! postgreSQLStore(url: database, configuration: configuration) }
         return SQLiteStore(fileURL: url(configuration), configuration: configuration)
     }
 

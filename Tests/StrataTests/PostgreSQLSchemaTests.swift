@@ -1,3 +1,5 @@
+// Left out of builds without PostgreSQL (STRATA_WITHOUT_POSTGRES=1, see Package.swift).
+#if canImport(StrataPostgres)
 import Foundation
 import Strata
 import StrataPostgres
@@ -42,3 +44,4 @@ struct PostgreSQLSchemaTests {
         #expect(try Postgres.server().psql("SELECT name FROM \"zoo \"\"one\"\"\".\"Person\"", database: database).trimmingCharacters(in: .whitespacesAndNewlines) == "Ann")
     }
 }
+#endif

@@ -25,6 +25,21 @@ struct StoreTests {
         #expect(reopened.debugDescription == "DataStack(Zoo V1: Default: \(url.path))")
     }
 
+    /// Connections read a file through a memory map (1 GiB of it on 64-bit systems), writers and
+    /// readers alike; the mapping changes nothing a reader sees.
+    @Test func connectionsMapTheFileTheyRead() async throws {
+        let url = temporaryStoreURL()
+        let stack = DataStack(Zoo.schemaHistory)
+        try stack.addStorageAndWait(SQLiteStore(fileURL: url))
+        try await addPeople(["Ann", "Bob"], to: stack)
+        for readOnly in [false, true] {
+            let connection = try SQLiteConnection(path: url.path, readOnly: readOnly)
+            #expect(try StoreOpener.rows(connection, "PRAGMA mmap_size") == [[.integer(MemoryLayout<Int>.size >= 8 ? 1 << 30 : 0)]])
+        }
+        let names = try await stack.read { reader in try reader.fetchAll(From<Person>().orderBy(.ascending(\.name))).map(\.name) }
+        #expect(names == ["Ann", "Bob"])
+    }
+
     @Test func aFileThatIsNotSQLiteIsRefused() throws {
         let url = temporaryStoreURL()
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -38,8 +38,17 @@ final class SQLiteConnection: DatabaseConnection {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         sqlite3_busy_timeout(pointer, busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(pointer, 1)
+        // Reads pages through a memory map of the file (up to `mappedBytes`) instead of copying
+        // each one with `pread` into the connection's cache: a scan of a cold file spent half its
+        // time in those copies. The mapping is read-only (SQLite writes with `pwrite` as before),
+        // and where mapping is not possible SQLite reads as before.
+        sqlite3_exec(pointer, "PRAGMA mmap_size = \(Self.mappedBytes)", nil, nil, nil)
         SQLiteFunctions.register(on: pointer)
     }
+
+    /// How much of a database file a connection maps: 1 GiB on 64-bit systems, none on 32-bit
+    /// ones, whose address space a mapping that size would crowd.
+    static let mappedBytes: Int64 = MemoryLayout<Int>.size >= 8 ? 1 << 30 : 0
 
     deinit {
         cache.removeAll()
