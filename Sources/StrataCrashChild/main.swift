@@ -19,6 +19,8 @@ import StrataTesting
 //                                          root (whom permissions do not stop), printing "opened" or the error
 //   strata-crash-child monitor PATH COUNT  monitors a ledger store's entries that another process writes,
 //                                          printing "ready", then "seen UPDATES WHOLE" at COUNT entries
+//   strata-crash-child observe PATH        tracks account A's balance with Observation, printing "ready", then
+//                                          "observed BEFORE TOLD AFTER" when another process changes it
 //   strata-crash-child in-memory exit|wait  adds an in-memory ledger store, commits, prints "ready", then exits
 //                                          with the stack alive, or waits to be killed
 //   strata-crash-child prepare PATH       creates a ledger store with accounts A and B, printing "prepared"
@@ -112,6 +114,13 @@ case "monitor":
     guard arguments.count == 4, let count = Int(arguments[3]) else { fail("usage: strata-crash-child monitor PATH COUNT") }
     do {
         try await MonitorRun.watch(childStorage(arguments[2]), until: count)
+    } catch {
+        fail("\(error)")
+    }
+case "observe":
+    guard arguments.count == 3 else { fail("usage: strata-crash-child observe PATH") }
+    do {
+        try await ObserveRun.observe(childStorage(arguments[2]))
     } catch {
         fail("\(error)")
     }

@@ -13,6 +13,6 @@ extension ObjectContext {
             }
             for position in missing { result[position] = found[keys[position]] }
         }
-        return result.map { $0?.isDeleted == true ? nil : $0 }
+        return result.map { $0?.deleted == true ? nil : $0 }
     }
 }

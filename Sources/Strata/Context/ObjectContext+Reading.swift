@@ -200,7 +200,7 @@ extension ObjectContext {
 
     /// This context's object for a key, fetched by id when not registered; nil when the row is gone.
     func existingObject(_ key: ObjectKey, entityName: String) throws(StrataError) -> StrataObject? {
-        if let object = registered[key] { return object.isDeleted ? nil : object }
+        if let object = registered[key] { return object.deleted ? nil : object }
         guard key.storage >= 0, let layout = core.layout.entity(entityName) else { return nil }
         let root = core.layout.entity(core.layout.tables[layout.tableIndex].root.name) ?? layout
         let plan = FetchPlan(entity: root, core: core,

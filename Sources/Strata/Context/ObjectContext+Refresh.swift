@@ -57,13 +57,15 @@ extension ObjectContext {
     private func settle(_ objects: [StrataObject], seen: Set<ObjectKey>) {
         for object in objects {
             object.toManyKeys = nil
+            noteObservedChange(object, columns: ColumnSet(), relationships: true)
             if !seen.contains(object.key) { forgetDeleted(object) }
         }
     }
 
     /// Marks an object whose row is gone as deleted and forgets it.
     private func forgetDeleted(_ object: StrataObject) {
-        object.isDeleted = true
+        object.deleted = true
+        noteObservedChange(object, columns: ColumnSet(), deleted: true)
         registered[object.key] = nil
         dirtyWritten[object.key] = nil
         originals[object.key] = nil
@@ -77,18 +79,21 @@ extension ObjectContext {
     func refreshRegistered(storage: Int32, changed: ((StrataObject, ColumnSet?) -> Void)? = nil) throws(StrataError) {
         let objects = registered.values.filter { $0.key.storage == storage }
         let seen = try readStoredRows(of: objects) { object, kind, row in
-            let before = changed == nil ? [] : Self.currentValues(of: object)
+            let compares = changed != nil || object.isObserved
+            let before = compares ? Self.currentValues(of: object) : []
             kind.map.withUnsafeBufferPointer { map in
                 var reader = RowReader(row, map: map)
                 object.readColumns(&reader)
             }
-            guard let changed else { return }
+            guard compares else { return }
             let after = Self.currentValues(of: object)
             var columns = ColumnSet()
             for ordinal in 0..<min(before.count, after.count) where !before[ordinal].isSameStoredValue(as: after[ordinal]) {
                 columns.insert(ordinal)
             }
-            if columns != ColumnSet() { changed(object, columns) }
+            guard columns != ColumnSet() else { return }
+            changed?(object, columns)
+            noteObservedChange(object, columns: columns)
         }
         if let changed {
             for object in objects where !seen.contains(object.key) { changed(object, nil) }
@@ -101,7 +106,7 @@ extension ObjectContext {
     /// `refreshAndMergeAllObjects`). Those changes are then based on what is stored, so they do
     /// not conflict at commit.
     func refreshAndMergeAll() throws(StrataError) {
-        let objects = registered.values.filter { $0.isWritten && !$0.isDeleted }
+        let objects = registered.values.filter { $0.isWritten && !$0.deleted }
         let seen = try readStoredRows(of: objects) { object, kind, row in
             let stored = kind.map.map { row.value($0) }
             var merged = stored
@@ -114,8 +119,10 @@ extension ObjectContext {
                 originals[object.key] = stored
             }
             Self.setValues(merged, of: object)
+            noteObservedChange(object, columns: nil)
         }
         settle(objects, seen: seen)
+        flushObservation()
     }
 
     /// An object whose change conflicts with the store under the `.error` policy.

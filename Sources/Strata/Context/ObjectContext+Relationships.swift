@@ -64,7 +64,7 @@ extension ObjectContext {
             statement.bind(plan.sql.arguments)
             defer { statement.reset() }
             while try statement.step() {
-                if let related = materialize(statement.row, plan: plan, storage: object.key.storage), !related.isDeleted {
+                if let related = materialize(statement.row, plan: plan, storage: object.key.storage), !related.deleted {
                     keys.append(related.key)
                 }
             }
@@ -166,6 +166,7 @@ extension ObjectContext {
         // Marked first: an unsafe transaction records the value as read before it changes.
         object.markChanged(ordinal)
         object.setForeignKey(ordinal, value?.rowID)
+        relationshipChanged(object, relationship)
     }
 
     /// Replaces the loaded keys of a to-many relationship and schedules its positions or link rows.
@@ -173,6 +174,7 @@ extension ObjectContext {
         var loaded = object.toManyKeys ?? [:]
         loaded[relationship.index] = keys
         object.toManyKeys = loaded
+        relationshipChanged(object, relationship)
         switch relationship.storage {
         case .linkTable, .inverseForeignKey(_, _?):
             changedToMany[ToManyKey(object: object.key, relationship: relationship.index)] = (object, relationship)
@@ -203,9 +205,9 @@ extension ObjectContext {
             case .deny:
                 denials.append((object, relationship))
             case .cascade:
-                for destination in destinations where !destination.isDeleted { delete(destination) }
+                for destination in destinations where !destination.deleted { delete(destination) }
             case .nullify:
-                for destination in destinations where !destination.isDeleted { detach(object, from: destination, inverseOf: relationship) }
+                for destination in destinations where !destination.deleted { detach(object, from: destination, inverseOf: relationship) }
             }
             if case .linkTable = relationship.storage, object.isWritten { deletedLinks.append((object, relationship)) }
         }
@@ -213,21 +215,21 @@ extension ObjectContext {
 
     /// Deny rules whose destinations still exist, and to-many counts outside their bounds.
     func validateRelationships() throws(StrataError) {
-        for (object, relationship) in denials where object.isDeleted {
+        for (object, relationship) in denials where object.deleted {
             let remaining = relationship.isToMany
-                ? related(object, relationship: relationship.index).filter { !$0.isDeleted }.count
-                : (destination(of: object, relationship: relationship.index).map { $0.isDeleted ? 0 : 1 } ?? 0)
+                ? related(object, relationship: relationship.index).filter { !$0.deleted }.count
+                : (destination(of: object, relationship: relationship.index).map { $0.deleted ? 0 : 1 } ?? 0)
             if remaining > 0 {
                 throw .deleteDenied(entity: type(of: object).entityName, relationship: relationship.name, count: remaining)
             }
         }
         var checks = countChecks
-        for object in created where !object.isDeleted {
+        for object in created where !object.deleted {
             for relationship in core.layout.relationships[type(of: object).entityName] ?? [] where (relationship.description.minCount ?? 0) > 0 {
                 checks[ToManyKey(object: object.key, relationship: relationship.index)] = (object, relationship)
             }
         }
-        for (object, relationship) in checks.values.sorted(by: { $0.0.rowID < $1.0.rowID }) where !object.isDeleted {
+        for (object, relationship) in checks.values.sorted(by: { $0.0.rowID < $1.0.rowID }) where !object.deleted {
             let count = related(object, relationship: relationship.index).count
             let description = relationship.description
             if count < (description.minCount ?? 0) || count > (description.maxCount ?? Int.max) {
@@ -250,7 +252,7 @@ extension ObjectContext {
         deletedLinks.removeAll()
         let changes = changedToMany.values.sorted { ($0.0.rowID, $0.1.index) < ($1.0.rowID, $1.1.index) }
         changedToMany.removeAll()
-        for (object, relationship) in changes where !object.isDeleted {
+        for (object, relationship) in changes where !object.deleted {
             let keys = object.toManyKeys?[relationship.index] ?? []
             let connection = try beginWriting(object.key.storage)
             if let clearLinksSQL = relationship.clearLinksSQL, let insertLinkSQL = relationship.insertLinkSQL {

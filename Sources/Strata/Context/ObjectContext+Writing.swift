@@ -88,7 +88,7 @@ extension ObjectContext {
 
     /// Deletes an object of this context, applying its relationships' delete rules.
     func delete(_ object: StrataObject) {
-        guard object.token === token, !object.isDeleted else { return }
+        guard object.token === token, !object.deleted else { return }
         object.isDeleted = true
         applyDeleteRules(object)
         if !object.isWritten {
@@ -281,7 +281,7 @@ extension ObjectContext {
         if let deferredError { throw deferredError }
         try validateRelationships()
         if let deferredError { throw deferredError }
-        for object in created where !object.isDeleted {
+        for object in created where !object.deleted {
             guard let layout = object.layout else { continue }
             for ordinal in layout.requiredOrdinals where !object.assigned.contains(ordinal) {
                 throw .missingValue(entity: layout.name, attribute: layout.columns[ordinal].property)
@@ -293,11 +293,11 @@ extension ObjectContext {
     private func publicChanges(relationshipsChanged: Bool) -> CommitChanges {
         var changes = CommitChanges()
         changes.relationshipsChanged = relationshipsChanged
-        for object in created where !object.isDeleted {
+        for object in created where !object.deleted {
             guard let layout = object.layout else { continue }
             changes.entities[layout.name, default: .init()].inserted.append(AnyObjectID(key: object.key, entityName: layout.name))
         }
-        for (key, object) in log.updated where !object.isInserted && !object.isDeleted {
+        for (key, object) in log.updated where !object.isInserted && !object.deleted {
             guard let layout = object.layout else { continue }
             let names = (log.changedColumns[key]?.ordinals ?? []).compactMap { $0 < layout.columns.count ? layout.columns[$0].property : nil }
             changes.entities[layout.name, default: .init()].updated[AnyObjectID(key: key, entityName: layout.name)] = Set(names)
@@ -306,7 +306,7 @@ extension ObjectContext {
             changes.entities[entity, default: .init()].deleted.append(AnyObjectID(key: key, entityName: entity))
         }
         for (key, names) in log.toMany {
-            guard let object = registered[key], !object.isInserted, !object.isDeleted, let layout = object.layout else { continue }
+            guard let object = registered[key], !object.isInserted, !object.deleted, let layout = object.layout else { continue }
             changes.entities[layout.name, default: .init()].updated[AnyObjectID(key: key, entityName: layout.name), default: []].formUnion(names)
         }
         return changes
@@ -351,7 +351,7 @@ extension ObjectContext {
         relationshipsChanged = false
         countChecks.removeAll()
         denials.removeAll()
-        summary.inserted = created.compactMap { $0.isDeleted ? nil : $0.key }
+        summary.inserted = created.compactMap { $0.deleted ? nil : $0.key }
         summary.deleted = log.deleted
         for (key, object) in log.updated where !object.isInserted {
             guard let layout = object.layout else { continue }
@@ -360,7 +360,7 @@ extension ObjectContext {
             summary.updated[key] = (layout.name, binder.captured, log.changedColumns[key] ?? ColumnSet())
         }
         for (key, names) in log.toMany {
-            guard let object = registered[key], !object.isInserted, !object.isDeleted, let layout = object.layout else { continue }
+            guard let object = registered[key], !object.isInserted, !object.deleted, let layout = object.layout else { continue }
             summary.toMany[key] = (layout.name, names)
         }
         return summary

@@ -67,6 +67,9 @@ final class ObjectContext {
     @exclusivity(unchecked) var deferredError: StrataError?
     /// To-many relationships whose positions or link rows must be written.
     var changedToMany: [ToManyKey: (StrataObject, RelationshipLayout)] = [:]
+    /// Observed objects whose values were changed in place by applying commits, to be told to
+    /// Observation once the whole commit is applied (see `ObjectContext+Observation`).
+    var pendingObservation: [ObjectKey: PendingObservation] = [:]
     /// To-many relationships with `min` or `max` that changed, checked at commit.
     var countChecks: [ToManyKey: (StrataObject, RelationshipLayout)] = [:]
     /// Deleted objects whose `deny` relationships had destinations, checked at commit.
@@ -170,7 +173,7 @@ final class ObjectContext {
 
     /// Whether the transaction has anything to commit.
     var hasChanges: Bool {
-        created.contains { !$0.isDeleted } || !dirtyWritten.isEmpty || !pendingDeletes.isEmpty || !log.isEmpty
+        created.contains { !$0.deleted } || !dirtyWritten.isEmpty || !pendingDeletes.isEmpty || !log.isEmpty
     }
 
     /// Forgets every change and every object; the objects it handed out can no longer change.

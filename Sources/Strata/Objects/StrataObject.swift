@@ -1,3 +1,5 @@
+import Observation
+
 /// The base class of every generated entity class.
 ///
 /// An object belongs to exactly one context: a transaction, the stack's read-only main context,
@@ -13,7 +15,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     // these properties while calling out to code that could access it again.
     @exclusivity(unchecked) final var key = ObjectKey(storage: -1, table: -1, rowID: 0)
     /// The context's token: a plain reference the setters can check without touching the context.
-    @exclusivity(unchecked) final var token: ContextToken?
+    @usableFromInline @exclusivity(unchecked) final var token: ContextToken?
     @exclusivity(unchecked) final var layout: EntityLayout?
     /// Columns changed since the object was last written.
     @exclusivity(unchecked) final var dirty = ColumnSet()
@@ -21,8 +23,22 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     @exclusivity(unchecked) final var assigned = ColumnSet()
     @exclusivity(unchecked) final var isInserted = false
     @exclusivity(unchecked) final var isWritten = false
-    /// Whether the object was deleted in its context (or, in the main context, by a commit).
-    @exclusivity(unchecked) public final internal(set) var isDeleted = false
+    /// Whether the object was deleted (read without telling Observation; see ``isDeleted``).
+    @exclusivity(unchecked) final var deleted = false
+    /// Whether a property of the object was read through its accessor while it belonged to a
+    /// context: only then can an observer be tracking it, so only then do changes reach the
+    /// context's `ObservationRegistrar`.
+    @usableFromInline @exclusivity(unchecked) final var isObserved = false
+
+    /// Whether the object was deleted in its context (or, in the main context, by a commit). It
+    /// is observable: a tracking that read it is told when the object is deleted.
+    public final internal(set) var isDeleted: Bool {
+        get {
+            observationAccess(\StrataObject.isDeleted)
+            return deleted
+        }
+        set { observedMutation(\StrataObject.isDeleted) { deleted = newValue } }
+    }
 
     /// Entity classes are created by transactions (`create(Into<T>())`) and fetches, never directly.
     public required init() {}
@@ -57,6 +73,14 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
 
     /// Sets a to-one relationship's foreign-key value, by lineage ordinal; generated.
     open func setForeignKey(_ ordinal: Int, _ value: Int64?) {}
+
+    /// Tells the context's observers that the stored column at a lineage ordinal (an attribute,
+    /// or a to-one relationship's foreign key) changed; generated.
+    open func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {}
+
+    /// Tells the context's observers that the relationship at a lineage relationship index
+    /// changed; generated.
+    open func observationChanged(relationship index: Int, registrar: ObservationRegistrar) {}
 
     /// Loaded to-many relationships: lineage relationship index to the related objects' keys.
     @exclusivity(unchecked) final var toManyKeys: [Int: [ObjectKey]]?
@@ -95,7 +119,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
             misuse("Strata: '\(entity).\(property)' was given a \(other) from another context; "
                                 + "relate objects of one transaction: transaction.edit(\(other.prefix(1).lowercased() + other.dropFirst()))")
         }
-        for object in objects where object.isDeleted {
+        for object in objects where object.deleted {
             misuse("Strata: '\(Swift.type(of: self).entityName).\(property)' was given a deleted \(Swift.type(of: object).entityName)")
         }
         // Objects of two storages fail the commit with `crossStorageRelationship` (see `ObjectContext.setToOne`).
@@ -129,7 +153,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     /// naming the entity and property: the main and read contexts are read-only, and a deleted
     /// object cannot change.
     public final func willSet(_ ordinal: Int, _ property: StaticString) {
-        guard let token, token.state == .writable, !isDeleted else {
+        guard let token, token.state == .writable, !deleted else {
             let entity = Swift.type(of: self).entityName
             switch token?.state {
             case nil:
@@ -160,12 +184,14 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
 
     /// `<Person #12 (transaction)>`.
     open var debugDescription: String {
-        let state = isDeleted ? "deleted" : token.map { $0.state == .finished ? "ended" : $0.kind.rawValue } ?? "detached"
+        let state = deleted ? "deleted" : token.map { $0.state == .finished ? "ended" : $0.kind.rawValue } ?? "detached"
         return "<\(Swift.type(of: self).entityName) #\(rowID) (\(state))>"
     }
 }
 
-/// What an object knows of its context without holding it: whether it may be changed now.
+/// What an object knows of its context without holding it: whether it may be changed now, and
+/// the context's `ObservationRegistrar`.
+@usableFromInline
 final class ContextToken {
     enum State {
         case writable
@@ -177,6 +203,12 @@ final class ContextToken {
     let kind: ObjectContext.Kind
     // Read by every setter; confined to the context's isolation domain like the context itself.
     @exclusivity(unchecked) var state: State
+    /// The registrar of every object of the context: one per context, so that fetched objects
+    /// need none of their own (an `ObservationRegistrar` is an allocation).
+    @usableFromInline let registrar = ObservationRegistrar()
+    /// Whether an accessor of an object of the context was ever read: the main context then
+    /// re-reads its objects as soon as another stack or process commits, so observers hear of it.
+    @usableFromInline @exclusivity(unchecked) var hasObservedObjects = false
 
     init(context: ObjectContext) {
         self.context = context

@@ -1,3 +1,5 @@
+import Observation
+
 /// What happened to a monitored object.
 public enum ObjectUpdate: Sendable, Hashable {
     /// Its values changed: the names of the attributes and to-one relationships that changed.
@@ -14,14 +16,28 @@ public enum ObjectUpdate: Sendable, Hashable {
 ///     if case .updated(let properties) = update, properties.contains("name") { label.text = monitor.object?.name }
 /// }
 /// ```
+///
+/// It is `Observable`: a view that reads `object` or `isDeleted` is told when the object is
+/// updated or deleted (and one that reads `object?.name` is told by the object itself when its
+/// name changes).
 @MainActor
-public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
+public final class ObjectMonitor<T: StrataObject>: ChangeObserver, Observable {
     /// The stack monitored.
     public let stack: DataStack
     /// The object's ID.
     public let objectID: ObjectID<T>
+    /// The main context's live object (read through ``object``).
+    private var current: T?
+    private let registrar = ObservationRegistrar()
+
     /// The main context's live object; nil once it was deleted.
-    public private(set) var object: T?
+    public var object: T? {
+        registrar.access(self, keyPath: \.object)
+        return current
+    }
+
+    /// Whether the object was deleted (``object`` is then nil).
+    public var isDeleted: Bool { object == nil }
     private var subscribers = EventSubscribers<ObjectUpdate>()
     /// Snapshot consumers: told the object after each change (nil once deleted), or why the
     /// monitor stopped; each returns whether it still listens.
@@ -37,7 +53,7 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
             try stack.main.context.existingObject(key, entityName: objectID.entityName)
         }
         guard let object = object as? T else { throw .objectNotFound("\(objectID.entityName) #\(objectID.rowID)") }
-        self.object = object
+        current = object
         stack.main.observers.add(self)
     }
 
@@ -47,7 +63,7 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
         let buffer = EventBuffer<ObjectUpdate>(limit: 1) { _, pending in Self.merge(pending) }
         if let failure {
             buffer.finish(throwing: failure)
-        } else if object == nil {
+        } else if current == nil {
             buffer.send(.deleted)
             buffer.finish()
         } else {
@@ -60,8 +76,8 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
     /// (a consumer that lags gets only the newest), then nil when it is deleted, which ends it.
     func snapshots<S: EntitySnapshot>(_ type: S.Type) -> EventBuffer<S?> where S.Object == T {
         let buffer = EventBuffer<S?>(limit: 1) { _, pending in pending.contains { $0 == nil } ? nil : pending[pending.count - 1] }
-        buffer.send(object.map(S.init))
-        if object == nil || failure != nil {
+        buffer.send(current.map(S.init))
+        if current == nil || failure != nil {
             buffer.finish(throwing: failure)
             return buffer
         }
@@ -96,7 +112,7 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
     var observedStorage: Int32 { objectID.key.storage }
 
     func stop(_ error: StrataError) {
-        guard failure == nil, object != nil else { return }
+        guard failure == nil, current != nil else { return }
         log(.warning, "an object monitor of \(objectID) stopped: \(error)")
         failure = error
         subscribers.finish(throwing: error)
@@ -105,7 +121,7 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
     }
 
     func observe(_ changes: ObservedChanges, context: ObjectContext) {
-        guard let object, failure == nil else { return }
+        guard let object = current, failure == nil else { return }
         let key = objectID.key
         var deleted = false
         var columns = ColumnSet()
@@ -117,8 +133,8 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
         if let reread = changes.reread[key] {
             if let changed = reread.columns { columns.formUnion(changed) } else { deleted = true }
         }
-        if deleted || object.isDeleted {
-            self.object = nil
+        if deleted || object.deleted {
+            registrar.withMutation(of: self, keyPath: \.object) { current = nil }
             subscribers.send(.deleted)
             subscribers.finish()
             listeners.removeAll { !$0(.success(nil)) }
@@ -126,6 +142,7 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver {
         }
         guard columns != ColumnSet() || !relationships.isEmpty, let layout = object.layout else { return }
         let names = columns.ordinals.compactMap { $0 < layout.columns.count ? layout.columns[$0].property : nil }
+        registrar.withMutation(of: self, keyPath: \.object) {}
         subscribers.send(.updated(changedProperties: relationships.union(names)))
         listeners.removeAll { !$0(.success(object)) }
     }

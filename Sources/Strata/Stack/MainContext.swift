@@ -46,10 +46,14 @@ final class MainContext {
             let (parts, overflowed) = core.commits.take(storage, upTo: nil)
             apply(parts, overflowed: overflowed, storage: storage)
         }
-        for storage in stale {
-            // Opening the snapshot re-reads the objects; a failure leaves them for the next read.
+        // Opening a snapshot re-reads the objects; a failure leaves them for the next read. When
+        // something may be observing objects, every storage read so far is re-read now, so that
+        // other stacks' and processes' commits reach the observers without waiting for a read.
+        let reread = context.token.hasObservedObjects ? Set(applied.keys).union(stale) : stale
+        for storage in reread.sorted() {
             _ = try? context.connection(for: storage)
         }
+        context.flushObservation()
         notifyObservers()
     }
 
@@ -90,6 +94,7 @@ final class MainContext {
 
     /// Brings the objects of a storage to the state of a snapshot that has just started.
     private func snapshotStarted(_ storage: Int32, _ connection: any DatabaseConnection) throws(StrataError) {
+        defer { context.flushObservation() }
         let counter = try ObjectContext.commitCount(connection)
         let (parts, overflowed) = core.commits.take(storage, upTo: counter)
         guard applied[storage] != nil else {
@@ -132,14 +137,19 @@ final class MainContext {
         for (key, change) in summary.updated {
             guard let object = context.registeredObject(key) else { continue }
             ObjectContext.setValues(change.values, of: object)
+            context.noteObservedChange(object, columns: change.columns)
         }
         if summary.relationshipsChanged {
-            for object in context.registered.values { object.toManyKeys = nil }
+            for object in context.registered.values {
+                object.toManyKeys = nil
+                context.noteObservedChange(object, columns: ColumnSet(), relationships: true)
+            }
         }
         for key in summary.deleted.keys {
             guard let object = context.registeredObject(key) else { continue }
-            object.isDeleted = true
+            object.deleted = true
             context.registered[key] = nil
+            context.noteObservedChange(object, columns: ColumnSet(), deleted: true)
         }
     }
 }

@@ -68,7 +68,7 @@ public class BaseDataTransaction: FetchingContext, CustomDebugStringConvertible 
 
     /// This transaction's instance of an object from any context; nil when it no longer exists.
     public func fetchExisting<T: StrataObject>(_ object: T) -> T? {
-        if object.token === context.token { return object.isDeleted ? nil : object }
+        if object.token === context.token { return object.deleted ? nil : object }
         guard let found = try? context.existingObject(object.key, entityName: type(of: object).entityName) else { return nil }
         return found as? T
     }
@@ -80,7 +80,7 @@ public class BaseDataTransaction: FetchingContext, CustomDebugStringConvertible 
 
     /// Objects created in this transaction and not yet committed.
     public func insertedObjects() -> [StrataObject] {
-        context.created.filter { !$0.isDeleted }
+        context.created.filter { !$0.deleted }
     }
 
     /// Objects changed in this transaction and not yet committed.

@@ -13,6 +13,25 @@ struct OtherProcessTests {
         try Self.expectMonitorFollowsCommits(store: folder.appendingPathComponent("Ledger.sqlite").path)
     }
 
+    /// A child tracking an object with `withObservationTracking` is told when another process
+    /// commits a change to it, and reads the committed value when told.
+    @Test func anObservedObjectFollowsAnotherProcessesCommit() throws {
+        let folder = TestFolders.url("strata-observe")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("Ledger.sqlite").path
+        #expect(try CrashChild.run(["prepare", store]) == "prepared")
+        let observer = try CrashChild.launch(["observe", store])
+        var printed = ""
+        while !printed.contains("ready"), case let data = observer.output.fileHandleForReading.availableData, !data.isEmpty {
+            printed += String(decoding: data, as: UTF8.self)
+        }
+        #expect(try CrashChild.run(["increment", store, "1"]) == "done 1")
+        printed += String(decoding: observer.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        observer.process.waitUntilExit()
+        #expect(printed == "ready\nobserved 0 1 1\n")
+    }
+
     /// Runs a monitoring child and a committing child on `store` (a file or a database URL) and
     /// expects the monitor to have seen 200 entries, in whole commits.
     static func expectMonitorFollowsCommits(store: String, environment: [String: String] = [:]) throws {

@@ -1,3 +1,5 @@
+import Observation
+
 /// One step of a monitored list: what changed, and the list after it.
 public struct ListUpdate<T: StrataObject>: Sendable, Hashable {
     /// The changes from the list the consumer saw last (see ``ListChangeSet``).
@@ -20,8 +22,12 @@ public struct ListUpdate<T: StrataObject>: Sendable, Hashable {
 ///     tableView.apply(update.changes)     // or a diffable data source: update.snapshot
 /// }
 /// ```
+///
+/// It is `Observable`: a SwiftUI view (or `withObservationTracking`) that reads `objects`,
+/// `numberOfObjects`, `sections`, `snapshot` or an object by position is told when the list
+/// changes: an object added, removed, moved or updated, as `updates` reports them.
 @MainActor
-public final class ListMonitor<T: StrataObject>: ChangeObserver {
+public final class ListMonitor<T: StrataObject>: ChangeObserver, Observable {
     /// The stack monitored.
     public let stack: DataStack
     private var fetch: MonitoredFetch
@@ -34,8 +40,18 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
     private var snapshotSubscribers = EventSubscribers<ListSnapshot<T>>()
     /// Why the monitor stopped, if it did.
     private var failure: StrataError?
+    /// The list as it is now (read through ``snapshot``).
+    private var current: ListSnapshot<T>
+    private let registrar = ObservationRegistrar()
+
     /// The list as it is now.
-    public private(set) var snapshot: ListSnapshot<T>
+    public var snapshot: ListSnapshot<T> {
+        observeList()
+        return current
+    }
+
+    /// Reports a read of the list to Observation: every public reader of the list calls it.
+    private func observeList() { registrar.access(self, keyPath: \.snapshot) }
 
     init(stack: DataStack, chain: FetchChainBuilder<T>, sectionBy: SectionBy<T>?) throws(StrataError) {
         self.stack = stack
@@ -44,7 +60,7 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
         self.fetch = fetch
         sectionName = sectionBy?.sectionName
         state = try stack.main.startObserving(fetch.storage.index) { () throws(StrataError) in try fetch.readAll(context) }
-        snapshot = ListSnapshot(state: state, sectionName: sectionName)
+        current = ListSnapshot(state: state, sectionName: sectionName)
         members = Dictionary(uniqueKeysWithValues: state.entries.all.map { ($0.key, $0) })
         stack.main.observers.add(self)
     }
@@ -53,7 +69,7 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
     /// commit order; one that falls behind gets the changes it missed merged into one update.
     /// After a failure (the store became unreadable) the sequence throws it.
     public var updates: MonitorEvents<ListUpdate<T>> {
-        let buffer = EventBuffer<ListUpdate<T>>(limit: Self.pendingLimit, initial: ListUpdate(changes: ListChangeSet(), snapshot: snapshot)) { last, pending in
+        let buffer = EventBuffer<ListUpdate<T>>(limit: Self.pendingLimit, initial: ListUpdate(changes: ListChangeSet(), snapshot: current)) { last, pending in
             Self.merge(from: last, pending)
         }
         if let failure { buffer.finish(throwing: failure) } else { subscribers.add(buffer) }
@@ -64,7 +80,7 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
     /// consumer that lags gets only the newest.
     func snapshots() -> EventBuffer<ListSnapshot<T>> {
         let buffer = EventBuffer<ListSnapshot<T>>(limit: 1) { _, pending in pending[pending.count - 1] }
-        buffer.send(snapshot)
+        buffer.send(current)
         if let failure { buffer.finish(throwing: failure) } else { snapshotSubscribers.add(buffer) }
         return buffer
     }
@@ -85,16 +101,23 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
     }
 
     /// How many objects the list holds.
-    public var numberOfObjects: Int { state.count }
+    public var numberOfObjects: Int {
+        observeList()
+        return state.count
+    }
 
     /// How many sections the list has (a plain list has one).
-    public var numberOfSections: Int { state.sections.count }
+    public var numberOfSections: Int {
+        observeList()
+        return state.sections.count
+    }
 
     /// The sections, with their identifiers, names and sizes.
     public var sections: [ListSnapshot<T>.Section] { snapshot.sections }
 
     /// The object at an index path; nil when it is out of range or its row is gone.
     public func object(at indexPath: ListIndexPath) -> T? {
+        observeList()
         guard indexPath.section >= 0, indexPath.section < state.sections.count,
               indexPath.item >= 0, indexPath.item < state.sections[indexPath.section].count else { return nil }
         return object(at: state.index(of: indexPath))
@@ -102,17 +125,20 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
 
     /// The object at a position in the whole list; nil when it is out of range or its row is gone.
     public func object(at index: Int) -> T? {
+        observeList()
         guard index >= 0, index < state.count else { return nil }
         return objects(for: [state.entries[index]]).first ?? nil
     }
 
     /// Every object, in order.
     public var objects: [T] {
-        objects(for: state.entries.all).compactMap { $0 }
+        observeList()
+        return objects(for: state.entries.all).compactMap { $0 }
     }
 
     /// The objects of a section, in order.
     public func objects(inSection section: Int) -> [T] {
+        observeList()
         guard section >= 0, section < state.sections.count else { return [] }
         let start = state.index(of: ListIndexPath(item: 0, section: section))
         return objects(for: (start..<(start + state.sections[section].count)).map { state.entries[$0] }).compactMap { $0 }
@@ -120,7 +146,8 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
 
     /// Where an object is in the list, or nil when the list does not hold it.
     public func indexPath(of object: T) -> ListIndexPath? {
-        members[object.key].flatMap(state.indexPath(of:))
+        observeList()
+        return members[object.key].flatMap(state.indexPath(of:))
     }
 
     /// The main context's objects for entries; a read failure is logged and leaves them out.
@@ -162,11 +189,15 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver {
     }
 
     private func publish(_ changes: ListChangeSet<T>) {
-        let old = snapshot
-        snapshot = ListSnapshot(state: state, sectionName: sectionName)
-        guard !changes.isEmpty || old.sections != snapshot.sections else { return }
-        subscribers.send(ListUpdate(changes: changes, snapshot: snapshot))
-        snapshotSubscribers.send(snapshot)
+        let old = current
+        let new = ListSnapshot<T>(state: state, sectionName: sectionName)
+        guard !changes.isEmpty || old.sections != new.sections else {
+            current = new
+            return
+        }
+        registrar.withMutation(of: self, keyPath: \.snapshot) { current = new }
+        subscribers.send(ListUpdate(changes: changes, snapshot: new))
+        snapshotSubscribers.send(new)
     }
 
     // MARK: ChangeObserver

@@ -1,0 +1,50 @@
+import Observation
+
+/// Entity objects are `Observable`: a SwiftUI view, or `withObservationTracking`, that reads
+/// `dog.name` is told when that property changes, whether a setter in the same context changed it
+/// or a commit (of another transaction, stack or process) that the main context applied. The
+/// generated accessors report reads and changes to the registrar of the object's context.
+///
+/// One registrar serves a whole context, so that fetching allocates nothing for observation;
+/// tracking is per property of an entity, and a change reaches the registrar only for objects
+/// that some code read through an accessor. A tracking of `dog.name` is therefore not told of a
+/// change to `dog.age`, nor of a change to the name of a dog it never read; a change to the name
+/// of another dog that was read in the same context also tells it (it then reads the same name).
+extension StrataObject: Observable {}
+
+extension StrataObject {
+    /// Reports a read of the property at `keyPath` to the context's registrar; generated
+    /// accessors call it.
+    @inlinable
+    public final func observationAccess<Root: StrataObject, Member>(_ keyPath: KeyPath<Root, Member>) {
+        guard let token else { return }
+        isObserved = true
+        token.hasObservedObjects = true
+        token.registrar.access(unsafeDowncast(self, to: Root.self), keyPath: keyPath)
+    }
+
+    /// Runs `mutation`, the change of the property at `keyPath`, telling the context's registrar
+    /// when the object was ever read through an accessor; generated setters call it.
+    @inlinable
+    public final func observedMutation<Root: StrataObject, Member>(_ keyPath: KeyPath<Root, Member>, _ mutation: () -> Void) {
+        guard isObserved, let token else { return mutation() }
+        token.registrar.withMutation(of: unsafeDowncast(self, to: Root.self), keyPath: keyPath, mutation)
+    }
+
+    /// Tells the registrar that the object's values changed after the fact (a commit applied to
+    /// the main context): each stored column in `columns` (all when nil), and its to-many
+    /// relationships when `relationships` is set, and whether it was deleted.
+    func notifyObservers(columns: ColumnSet?, relationships: Bool, deleted: Bool) {
+        guard isObserved, let token, let layout else { return }
+        let registrar = token.registrar
+        for ordinal in layout.columns.indices where columns?.contains(ordinal) ?? true {
+            observationChanged(column: ordinal, registrar: registrar)
+        }
+        if relationships {
+            for (index, relationship) in layout.relationships.enumerated() where relationship.kind.isToMany {
+                observationChanged(relationship: index, registrar: registrar)
+            }
+        }
+        if deleted { registrar.withMutation(of: self, keyPath: \StrataObject.isDeleted) {} }
+    }
+}
