@@ -16,6 +16,7 @@ protocol Contender: Sendable {
 let selected = ProcessInfo.processInfo.environment["STRATA_BENCH_CONTENDERS"].map { Set($0.split(separator: ",").map(String.init)) }
 let contenders: [any Contender] = [StrataContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
 let allWorkloads = ["insert"] + ImportSources.workloads + ["fetch", "small-queries", "aggregate"] + MigrationBench.workloads + [StreamBench.workload]
+    + [ObservationBench.workload]
     + MonitorBench.workloads + PostgresBench.workloads
 let arguments = Array(CommandLine.arguments.dropFirst())
 let workloads = arguments.isEmpty ? allWorkloads : arguments
@@ -120,6 +121,36 @@ func runBenchmarks() async throws -> Bool {
         }
     }
 
+    // Observation's cost when nobody observes: fetch and read every property, with and without it.
+    if workloads.contains(ObservationBench.workload), selected?.contains("strata") ?? true {
+        let path = Scratch.path("observation")
+        _ = try await StrataContender().insert(Row.all, path: path)
+        var totals: [String: [Double]] = [:]
+        var reads: [String: [Double]] = [:]
+        var checksums: [String: Checksum] = [:]
+        for _ in 0..<rounds {
+            for contender in ObservationBench.contenders {
+                let (checksum, timing) = try await ObservationBench.run(contender, path: path)
+                checksums[contender] = checksum
+                totals[contender, default: []].append(timing.total)
+                reads[contender, default: []].append(timing.reads)
+            }
+        }
+        for (name, checksum) in checksums.sorted(by: { $0.key < $1.key }) where checksum != checksums["strata-plain"] {
+            print("MISMATCH workload=\(ObservationBench.workload) contender=\(name) got \(checksum) expected \(String(describing: checksums["strata-plain"]))")
+            failed = true
+        }
+        let plainTotal = median(totals["strata-plain"] ?? [])
+        let plainReads = median(reads["strata-plain"] ?? [])
+        for contender in ObservationBench.contenders {
+            let total = median(totals[contender] ?? [])
+            let read = median(reads[contender] ?? [])
+            print("BENCH workload=\(ObservationBench.workload) contender=\(contender) median_ms=\(String(format: "%.2f", total)) "
+                  + "ratio_vs_plain=\(String(format: "%.2f", plainTotal > 0 ? total / plainTotal : 0)) reads_ms=\(String(format: "%.2f", read)) "
+                  + "reads_ratio_vs_plain=\(String(format: "%.2f", plainReads > 0 ? read / plainReads : 0)) load=\(loadAverage())")
+        }
+    }
+
     // Monitors: the median time per change, from commit to the change at the consumer, one run each
     // (2,000 changes); Strata's per-change cost as the list grows is printed beside GRDB's.
     for workload in workloads where MonitorBench.workloads.contains(workload) {
@@ -143,6 +174,7 @@ func runBenchmarks() async throws -> Bool {
     if try await !PostgresBench.run(workloads) { failed = true }
 
     for workload in workloads where !MigrationBench.workloads.contains(workload) && workload != StreamBench.workload
+        && workload != ObservationBench.workload
         && !MonitorBench.workloads.contains(workload) && !PostgresBench.workloads.contains(workload) {
         var timings: [String: [Double]] = [:]
         var checksums: [String: Checksum] = [:]

@@ -11,11 +11,56 @@ final class Item: StrataObject {
     private var _category: Int64 = 0
     private var _createdAt = Date(timeIntervalSince1970: 0)
 
-    var code: Int64 { get { _code } set { willSet(0, "code"); _code = newValue } }
-    var name: String { get { _name } set { willSet(1, "name"); _name = newValue } }
-    var score: Double { get { _score } set { willSet(2, "score"); _score = newValue } }
-    var category: Int64 { get { _category } set { willSet(3, "category"); _category = newValue } }
-    var createdAt: Date { get { _createdAt } set { willSet(4, "createdAt"); _createdAt = newValue } }
+    var code: Int64 {
+        get {
+            observationAccess(\Item.code)
+            return _code
+        }
+        set {
+            willSet(0, "code")
+            observedMutation(\Item.code) { _code = newValue }
+        }
+    }
+    var name: String {
+        get {
+            observationAccess(\Item.name)
+            return _name
+        }
+        set {
+            willSet(1, "name")
+            observedMutation(\Item.name) { _name = newValue }
+        }
+    }
+    var score: Double {
+        get {
+            observationAccess(\Item.score)
+            return _score
+        }
+        set {
+            willSet(2, "score")
+            observedMutation(\Item.score) { _score = newValue }
+        }
+    }
+    var category: Int64 {
+        get {
+            observationAccess(\Item.category)
+            return _category
+        }
+        set {
+            willSet(3, "category")
+            observedMutation(\Item.category) { _category = newValue }
+        }
+    }
+    var createdAt: Date {
+        get {
+            observationAccess(\Item.createdAt)
+            return _createdAt
+        }
+        set {
+            willSet(4, "createdAt")
+            observedMutation(\Item.createdAt) { _createdAt = newValue }
+        }
+    }
 
     override func readColumns(_ reader: inout RowReader) {
         super.readColumns(&reader)

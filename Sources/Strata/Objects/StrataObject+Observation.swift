@@ -5,7 +5,9 @@ import Observation
 /// or a commit (of another transaction, stack or process) that the main context applied. The
 /// generated accessors report reads and changes to the registrar of the object's context.
 ///
-/// One registrar serves a whole context, so that fetching allocates nothing for observation;
+/// Objects of a read context (`stack.read`) do not report: a read context is a snapshot whose
+/// objects never change, so there is nothing to observe, and reading them costs what it did
+/// before. One registrar serves a whole context, so that fetching allocates nothing for observation;
 /// tracking is per property of an entity, and a change reaches the registrar only for objects
 /// that some code read through an accessor. A tracking of `dog.name` is therefore not told of a
 /// change to `dog.age`, nor of a change to the name of a dog it never read; a change to the name
@@ -16,19 +18,21 @@ extension StrataObject {
     /// Reports a read of the property at `keyPath` to the context's registrar; generated
     /// accessors call it.
     @inlinable
-    public final func observationAccess<Root: StrataObject, Member>(_ keyPath: KeyPath<Root, Member>) {
-        guard let token else { return }
+    public final func observationAccess<Root: StrataObject, Member>(_ keyPath: @autoclosure () -> KeyPath<Root, Member>) {
+        // The key path is an autoclosure: forming it costs more than the read, so only a read
+        // that reports forms it.
+        guard let token, token.isObservable else { return }
         isObserved = true
         token.hasObservedObjects = true
-        token.registrar.access(unsafeDowncast(self, to: Root.self), keyPath: keyPath)
+        token.registrar.access(unsafeDowncast(self, to: Root.self), keyPath: keyPath())
     }
 
     /// Runs `mutation`, the change of the property at `keyPath`, telling the context's registrar
     /// when the object was ever read through an accessor; generated setters call it.
     @inlinable
-    public final func observedMutation<Root: StrataObject, Member>(_ keyPath: KeyPath<Root, Member>, _ mutation: () -> Void) {
+    public final func observedMutation<Root: StrataObject, Member>(_ keyPath: @autoclosure () -> KeyPath<Root, Member>, _ mutation: () -> Void) {
         guard isObserved, let token else { return mutation() }
-        token.registrar.withMutation(of: unsafeDowncast(self, to: Root.self), keyPath: keyPath, mutation)
+        token.registrar.withMutation(of: unsafeDowncast(self, to: Root.self), keyPath: keyPath(), mutation)
     }
 
     /// Tells the registrar that the object's values changed after the fact (a commit applied to

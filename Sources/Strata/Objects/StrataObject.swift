@@ -206,6 +206,9 @@ final class ContextToken {
     /// The registrar of every object of the context: one per context, so that fetched objects
     /// need none of their own (an `ObservationRegistrar` is an allocation).
     @usableFromInline let registrar = ObservationRegistrar()
+    /// Whether the context's objects report to Observation: not those of a read context, a
+    /// snapshot whose objects never change, so that reading them costs what it did before.
+    @usableFromInline let isObservable: Bool
     /// Whether an accessor of an object of the context was ever read: the main context then
     /// re-reads its objects as soon as another stack or process commits, so observers hear of it.
     @usableFromInline @exclusivity(unchecked) var hasObservedObjects = false
@@ -214,6 +217,7 @@ final class ContextToken {
         self.context = context
         self.kind = context.kind
         self.state = context.kind == .transaction ? .writable : .readOnly
+        self.isObservable = context.kind != .reader
     }
 }
 

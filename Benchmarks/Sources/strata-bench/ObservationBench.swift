@@ -1,0 +1,105 @@
+import Foundation
+import Strata
+
+// `read-100k`: what Observation costs when nobody observes. Every item is fetched and every
+// property of each is read: `strata` in a read context (whose objects, a snapshot, do not report
+// to Observation) and `strata-main` in the main context (whose objects do), both through `Item`,
+// whose accessors are generated ones; `strata-plain` in a read context through `PlainItem`, the
+// same class with the accessors of a generator without Observation. Printed: the fetch and reads
+// together, and the reads alone, each with its ratio to `strata-plain`.
+
+/// `Item` without Observation in its accessors: what generated classes were before it.
+final class PlainItem: StrataObject {
+    override class var entityName: String { "Item" }
+
+    private var _code: Int64 = 0
+    private var _name: String = ""
+    private var _score: Double = 0
+    private var _category: Int64 = 0
+    private var _createdAt = Date(timeIntervalSince1970: 0)
+
+    var code: Int64 { get { _code } set { willSet(0, "code"); _code = newValue } }
+    var name: String { get { _name } set { willSet(1, "name"); _name = newValue } }
+    var score: Double { get { _score } set { willSet(2, "score"); _score = newValue } }
+    var category: Int64 { get { _category } set { willSet(3, "category"); _category = newValue } }
+    var createdAt: Date { get { _createdAt } set { willSet(4, "createdAt"); _createdAt = newValue } }
+
+    override func readColumns(_ reader: inout RowReader) {
+        super.readColumns(&reader)
+        _code = reader.int64()
+        _name = reader.string()
+        _score = reader.double()
+        _category = reader.int64()
+        _createdAt = reader.date()
+    }
+
+    override func bindColumns(to binder: inout ColumnBinder) {
+        super.bindColumns(to: &binder)
+        binder.bind(int64: _code)
+        binder.bind(string: _name)
+        binder.bind(double: _score)
+        binder.bind(int64: _category)
+        binder.bind(date: _createdAt)
+    }
+}
+
+enum ObservationBench {
+    static let workload = "read-100k"
+    static let contenders = ["strata", "strata-main", "strata-plain"]
+    static let plainHistory = SchemaHistory(model: "Bench", versions: [Bench.v1], migrationChain: ["V1"], current: "V1", entityTypes: [PlainItem.self])
+
+    /// Times of one round: fetch and reads together, and the reads alone, in milliseconds.
+    struct Timing {
+        var total: Double
+        var reads: Double
+    }
+
+    /// Fetches every item and reads all its properties as `contender` does.
+    static func run(_ contender: String, path: String) async throws -> (Checksum, Timing) {
+        let plain = contender == "strata-plain"
+        let stack = DataStack(plain ? plainHistory : Bench.schemaHistory)
+        try stack.addStorageAndWait(SQLiteStore(fileURL: URL(fileURLWithPath: path)))
+        if contender == "strata-main" { return try await readInMainContext(stack) }
+        return try await stack.read { reader in
+            var checksum = Checksum()
+            var lengths = 0
+            let start = ContinuousClock.now
+            let readsStart: ContinuousClock.Instant
+            if plain {
+                let items = try reader.fetchAll(From<PlainItem>())
+                readsStart = .now
+                for item in items {
+                    lengths += item.name.utf8.count &+ Int(item.category) &+ Int(item.createdAt.timeIntervalSince1970)
+                    checksum.add(code: item.code, score: item.score)
+                }
+            } else {
+                let items = try reader.fetchAll(From<Item>())
+                readsStart = .now
+                for item in items {
+                    lengths += item.name.utf8.count &+ Int(item.category) &+ Int(item.createdAt.timeIntervalSince1970)
+                    checksum.add(code: item.code, score: item.score)
+                }
+            }
+            let end = ContinuousClock.now
+            checksum.add(code: Int64(lengths & 0xFF), score: 0)
+            return (checksum, Timing(total: milliseconds(end - start), reads: milliseconds(end - readsStart)))
+        }
+    }
+
+    /// The same reads through the stack's main context, whose objects report to Observation.
+    @MainActor
+    static func readInMainContext(_ stack: DataStack) throws -> (Checksum, Timing) {
+        var checksum = Checksum()
+        var lengths = 0
+        let start = ContinuousClock.now
+        let items = try stack.fetchAll(From<Item>())
+        let readsStart = ContinuousClock.now
+        for item in items {
+            lengths += item.name.utf8.count &+ Int(item.category) &+ Int(item.createdAt.timeIntervalSince1970)
+            checksum.add(code: item.code, score: item.score)
+        }
+        let end = ContinuousClock.now
+        checksum.add(code: Int64(lengths & 0xFF), score: 0)
+        return (checksum, Timing(total: milliseconds(end - start), reads: milliseconds(end - readsStart)))
+    }
+}
