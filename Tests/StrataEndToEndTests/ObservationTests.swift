@@ -54,6 +54,23 @@ struct ObservationTests {
         #expect(ann.name == "Ann Lee")
     }
 
+    /// The documentation's example: a tracked read, told of a commit that changes it.
+    @Test func theDocumentedExampleIsTold() async throws {
+        let (stack, _) = try await stackWithAnn()
+        let told = Told()
+        // snippet: observable
+        let ann = try #require(try stack.fetchOne(From<Customer>().where(\.name == "Ann")))
+        withObservationTracking {
+            _ = ann.name                  // what a SwiftUI view's body reads
+        } onChange: {
+            told.record("name changed")   // once the commit that changes it is applied
+        }
+        let id = ann.objectID
+        try await stack.perform { transaction in transaction.edit(id)?.name = "Ann Lee" }
+        // end snippet
+        #expect(told.notes == ["name changed"])
+    }
+
     /// An observer told of a commit reads the whole commit: every property it changed.
     @Test func anObserverReadsTheWholeCommit() async throws {
         let (stack, ann) = try await stackWithAnn()
