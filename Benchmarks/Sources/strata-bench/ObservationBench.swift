@@ -8,6 +8,18 @@ import Strata
 // same class with the accessors of a generator without Observation. Printed: the fetch and reads
 // together, and the reads alone, each with its ratio to `strata-plain`.
 
+/// The properties `read-100k` reads, of either class.
+protocol BenchItemValues: StrataObject {
+    var code: Int64 { get }
+    var name: String { get }
+    var score: Double { get }
+    var category: Int64 { get }
+    var createdAt: Date { get }
+}
+
+extension Item: BenchItemValues {}
+extension PlainItem: BenchItemValues {}
+
 /// `Item` without Observation in its accessors: what generated classes were before it.
 final class PlainItem: StrataObject {
     override class var entityName: String { "Item" }
@@ -61,39 +73,17 @@ enum ObservationBench {
         try stack.addStorageAndWait(SQLiteStore(fileURL: URL(fileURLWithPath: path)))
         if contender == "strata-main" { return try await readInMainContext(stack) }
         return try await stack.read { reader in
-            var checksum = Checksum()
-            var lengths = 0
-            let start = ContinuousClock.now
-            let readsStart: ContinuousClock.Instant
-            if plain {
-                let items = try reader.fetchAll(From<PlainItem>())
-                readsStart = .now
-                for item in items {
-                    lengths += item.name.utf8.count &+ Int(item.category) &+ Int(item.createdAt.timeIntervalSince1970)
-                    checksum.add(code: item.code, score: item.score)
-                }
-            } else {
-                let items = try reader.fetchAll(From<Item>())
-                readsStart = .now
-                for item in items {
-                    lengths += item.name.utf8.count &+ Int(item.category) &+ Int(item.createdAt.timeIntervalSince1970)
-                    checksum.add(code: item.code, score: item.score)
-                }
-            }
-            let end = ContinuousClock.now
-            checksum.add(code: Int64(lengths & 0xFF), score: 0)
-            return (checksum, Timing(total: milliseconds(end - start), reads: milliseconds(end - readsStart)))
+            plain ? try measure { try reader.fetchAll(From<PlainItem>()) } : try measure { try reader.fetchAll(From<Item>()) }
         }
     }
 
-    /// The same reads through the stack's main context, whose objects report to Observation.
-    @MainActor
-    static func readInMainContext(_ stack: DataStack) throws -> (Checksum, Timing) {
+    /// Times `fetch`, then reading every property of what it returns.
+    static func measure<T: BenchItemValues>(_ fetch: () throws -> [T]) rethrows -> (Checksum, Timing) {
+        let start = ContinuousClock.now
+        let items = try fetch()
+        let readsStart = ContinuousClock.now
         var checksum = Checksum()
         var lengths = 0
-        let start = ContinuousClock.now
-        let items = try stack.fetchAll(From<Item>())
-        let readsStart = ContinuousClock.now
         for item in items {
             lengths += item.name.utf8.count &+ Int(item.category) &+ Int(item.createdAt.timeIntervalSince1970)
             checksum.add(code: item.code, score: item.score)
@@ -101,5 +91,11 @@ enum ObservationBench {
         let end = ContinuousClock.now
         checksum.add(code: Int64(lengths & 0xFF), score: 0)
         return (checksum, Timing(total: milliseconds(end - start), reads: milliseconds(end - readsStart)))
+    }
+
+    /// The same reads through the stack's main context, whose objects report to Observation.
+    @MainActor
+    static func readInMainContext(_ stack: DataStack) throws -> (Checksum, Timing) {
+        try measure { try stack.fetchAll(From<Item>()) }
     }
 }
