@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// What `onChange` closures saw: how often they ran, and what they read when they did.
-final class Told: Sendable {
+final class ObservedNotes: Sendable {
     private let state = Mutex<[String]>([])
     /// Records one call and what it read.
     func record(_ note: String) { state.withLock { $0.append(note) } }
@@ -44,7 +44,7 @@ struct ObservationTests {
     @Test func trackingIsPerProperty() async throws {
         let (stack, ann) = try await stackWithAnn()
         let id = ann.objectID(as: Customer.self)
-        let told = Told()
+        let told = ObservedNotes()
         withObservationTracking { _ = ann.name } onChange: { told.record("name") }
         try await stack.perform { transaction in transaction.edit(id)?.vip = true }
         #expect(ann.vip == true)
@@ -57,7 +57,7 @@ struct ObservationTests {
     /// The documentation's example: a tracked read, told of a commit that changes it.
     @Test func theDocumentedExampleIsTold() async throws {
         let (stack, _) = try await stackWithAnn()
-        let told = Told()
+        let told = ObservedNotes()
         // snippet: observable
         let ann = try #require(try stack.fetchOne(From<Customer>().where(\.name == "Ann")))
         withObservationTracking {
@@ -75,7 +75,7 @@ struct ObservationTests {
     @Test func anObserverReadsTheWholeCommit() async throws {
         let (stack, ann) = try await stackWithAnn()
         let id = ann.objectID(as: Customer.self)
-        let told = Told()
+        let told = ObservedNotes()
         withObservationTracking { _ = ann.name } onChange: {
             MainActor.assumeIsolated {
                 let live = stack.fetchExisting(id)
@@ -93,7 +93,7 @@ struct ObservationTests {
     /// A change to an object nobody read through its accessors tells no tracking of another.
     @Test func aChangeToAnUnreadObjectTellsNoOne() async throws {
         let (stack, ann) = try await stackWithAnn()
-        let told = Told()
+        let told = ObservedNotes()
         withObservationTracking { _ = ann.name } onChange: { told.record("name") }
         try await stack.perform { transaction in
             try transaction.fetchOne(From<Customer>().where(\.email == "bob@example.com"))?.name = "Robert"
@@ -121,7 +121,7 @@ struct ObservationTests {
         let ann = try #require(try stack.fetchOne(From<Customer>()))
         let id = ann.objectID(as: Customer.self)
         var updates = try stack.monitorObject(id).updates.makeAsyncIterator()
-        let told = Told()
+        let told = ObservedNotes()
         withObservationTracking { _ = ann.name } onChange: {
             MainActor.assumeIsolated { told.record(stack.fetchExisting(id)?.name ?? "-") }
         }
@@ -140,7 +140,7 @@ struct ObservationTests {
         }
         let order = try #require(try stack.fetchOne(From<Order>()))
         let orderID = order.objectID
-        let told = Told()
+        let told = ObservedNotes()
         withObservationTracking { _ = ann.orders } onChange: { told.record("orders") }
         withObservationTracking { _ = order.customer } onChange: { told.record("customer") }
         try await stack.perform { transaction in
@@ -155,7 +155,7 @@ struct ObservationTests {
     @Test func aDeletionIsObservable() async throws {
         let (stack, ann) = try await stackWithAnn()
         let id = ann.objectID(as: Customer.self)
-        let told = Told()
+        let told = ObservedNotes()
         let held = Held(ann)
         withObservationTracking { _ = ann.isDeleted } onChange: {
             MainActor.assumeIsolated { told.record("deleted \(held.value.isDeleted)") }
@@ -169,7 +169,7 @@ struct ObservationTests {
         let stack = DataStack(Shop.schemaHistory)
         try stack.addStorageAndWait(freshStore())
         let notes = try await stack.perform { transaction in
-            let told = Told()
+            let told = ObservedNotes()
             let product = transaction.create(Into<Product>())
             product.sku = "W-1"
             withObservationTracking { _ = product.stock } onChange: { told.record("stock") }
@@ -187,7 +187,7 @@ struct ObservationTests {
         let id = ann.objectID(as: Customer.self)
         let list = try stack.monitorList(From<Customer>().orderBy(.ascending(\.name)))
         let single = try stack.monitorObject(id)
-        let told = Told()
+        let told = ObservedNotes()
         withObservationTracking { _ = list.objects } onChange: { told.record("objects") }
         withObservationTracking { _ = list.numberOfObjects } onChange: { told.record("count") }
         withObservationTracking { _ = single.object } onChange: { told.record("object") }
