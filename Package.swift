@@ -40,6 +40,8 @@ let package = Package(
             name: "Strata",
             dependencies: ["CSQLite"]
         ),
+        // glibc's heap statistics, for the crash child's allocation counts; not a product.
+        .systemLibrary(name: "CMallocInfo"),
         .target(
             name: "StrataPostgres",
             dependencies: [
@@ -84,7 +86,7 @@ let package = Package(
         // A child process the crash tests kill with SIGKILL; not a product.
         .executableTarget(
             name: "strata-crash-child",
-            dependencies: ["Strata", "StrataPostgres", "StrataTesting", "CSQLite"],
+            dependencies: ["Strata", "StrataPostgres", "StrataTesting", "CSQLite", "CMallocInfo"],
             path: "Sources/StrataCrashChild",
             exclude: ["Models"],
             plugins: ["StrataPlugin"]

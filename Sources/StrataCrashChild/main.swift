@@ -13,6 +13,8 @@ import StrataTesting
 //                                          "DESCRIPTORS-BEFORE DESCRIPTORS-AFTER RESIDENT-GROWTH-KIB"
 //   strata-crash-child stream PATH N      seeds N ledger entries, then reads them all with fetchEach in a
 //                                          read context, printing "ROWS RESIDENT-GROWTH-KIB"
+//   strata-crash-child allocations PATH N seeds N ledger entries, then prints the heap bytes per object a
+//                                          fetch holds: "MAIN READER READING REGISTRAR OBJECT" (see AllocationRun)
 //   strata-crash-child descriptors PATH  lowers its limit on open files, then adds stacks on PATH
 //                                          until one fails, printing that error
 //   strata-crash-child open-as-nobody PATH  adds a ledger store at PATH, as the user nobody when run by
@@ -98,6 +100,17 @@ case "stream":
     } catch {
         fail("\(error)")
     }
+case "allocations":
+    #if os(Linux)
+    guard arguments.count == 4, let count = Int(arguments[3]) else { fail("usage: strata-crash-child allocations PATH N") }
+    do {
+        say(try await AllocationRun.measure(count, at: url))
+    } catch {
+        fail("\(error)")
+    }
+    #else
+    fail("allocations are counted with glibc's mallinfo2, on Linux only")
+    #endif
 case "descriptors":
     say(await ResourceRun.exhaustDescriptors(at: url))
 case "open-as-nobody":

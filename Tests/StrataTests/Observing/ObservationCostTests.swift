@@ -21,4 +21,25 @@ struct ObservationCostTests {
         #expect(people[0].isObserved)
         #expect(people.dropFirst().allSatisfy { !$0.isObserved })
     }
+
+    #if os(Linux)
+    /// A fetch of objects nobody tracks allocates no observation state: counted in a child
+    /// process (heap bytes in use, exact), the main context's observable objects hold what a
+    /// read context's objects hold, no more than the object itself, its registry entry and its
+    /// array slot, and reading every attribute untracked allocates nothing. A registrar per
+    /// object, made at once or on first read, would add what one registrar holds (136 bytes).
+    @Test func aFetchNobodyTracksAllocatesNoObservationState() throws {
+        let url = temporaryStoreURL("Ledger.sqlite")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let printed = try CrashChild.run(["allocations", url.path, "10000"])
+        let bytes = printed.split(separator: " ").compactMap { Double($0) }
+        try #require(bytes.count == 5, "the child printed \(printed)")
+        let (main, reader, reading, registrar, object) = (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4])
+        #expect(registrar >= 64, "one ObservationRegistrar holds \(registrar) bytes")
+        #expect(main <= reader + 16, "a main-context object holds \(main) bytes, a read context's \(reader)")
+        #expect(reading < 1, "reading every attribute added \(reading) bytes per object")
+        // Besides the object itself: its entry in the context's registry and its place in the array.
+        #expect(main - object <= 96, "a fetched object of \(object) bytes holds \(main) bytes in all")
+    }
+    #endif
 }
