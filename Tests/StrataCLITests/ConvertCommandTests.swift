@@ -31,10 +31,22 @@ struct ConvertCommandTests {
         let missing = try runStrata(["convert", parent + "/Nothing.xcdatamodeld", parent + "/Out"])
         #expect(missing.status == 2)
         #expect(missing.err == "error: \(parent)/Nothing.xcdatamodeld is not a folder; give a .xcdatamodeld bundle or a .xcdatamodel\n")
-        let chain = try runStrata(["convert", Self.garden, parent + "/Out", "--chain", "Garden 2, Garden"])
+        let chain = try runStrata(["convert", Self.garden, parent + "/Out", "--chain", "Garden, Garden 3", "--current", "Garden 2"])
         #expect(chain.status == 2)
-        #expect(chain.err == "error: the current version is 'Garden 3' (named by .xccurrentversion), but the chain [Garden 2, Garden] ends at 'Garden'; "
-                + "give the order with --chain, ending at 'Garden 3'\n")
+        #expect(chain.err == "error: --current names 'Garden 2', but --chain ends at 'Garden 3'; the current version ends the chain\n")
         #expect(!FileManager.default.fileExists(atPath: parent + "/Out"))
+    }
+
+    @Test func currentEndsTheChainWithWarnings() throws {
+        let parent = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let output = parent + "/Garden"
+        let run = try runStrata(["convert", Self.garden, output, "--current", "Garden 2"])
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("converted 2 versions of Garden into \(output), sealed: Garden, Garden2; "))
+        #expect(run.err.contains("warning: version 'Garden 3' comes after the current version 'Garden 2' (--current), so it is not converted\n"))
+        #expect(run.err.contains("\(Self.garden)/.xccurrentversion:6:2: warning: .xccurrentversion names 'Garden 3' as the current version; "
+                                 + "--current makes it 'Garden 2'\n"))
+        #expect(try runStrata(["verify", output]).status == 0)
     }
 }

@@ -24,14 +24,16 @@ public struct ConvertedModel: Sendable, Hashable {
 /// in natural name order (or in the order given), the current version last.
 public enum ModelConverter {
     /// Converts a bundle. `chain` lists version names (as Xcode shows them, or as converted) in
-    /// migration order; without it, every version is chained in natural name order.
-    public static func convert(_ bundle: ModelBundle, chain: [String]? = nil) throws(ConversionDiagnostic) -> ConvertedModel {
+    /// migration order; without it, every version is chained in natural name order. `current`
+    /// names the current version, which ends the chain (without `chain`, later versions are left
+    /// out). Either, given, wins over `.xccurrentversion`, with a warning when they disagree.
+    public static func convert(_ bundle: ModelBundle, chain: [String]? = nil, current: String? = nil) throws(ConversionDiagnostic) -> ConvertedModel {
         var warnings: [ConversionDiagnostic] = []
         let modelName = Names.identifier(bundle.name)
         if modelName != bundle.name {
             warnings.append(ConversionDiagnostic(.warning, "model '\(bundle.name)' is named '\(modelName)': model names are Swift identifiers"))
         }
-        let ordered = try order(bundle, chain: chain, warnings: &warnings)
+        let ordered = try order(bundle, chain: chain, current: current, warnings: &warnings)
         var names: [String] = []
         for version in ordered {
             let name = versionName(version)
@@ -66,16 +68,23 @@ public enum ModelConverter {
         Names.identifier(version.name, prefix: "V")
     }
 
-    /// The versions in chain order, the current one last.
-    static func order(_ bundle: ModelBundle, chain: [String]?, warnings: inout [ConversionDiagnostic]) throws(ConversionDiagnostic) -> [ModelBundle.Version] {
+    /// The versions in chain order, the current one last: `chain` or natural name order, ended
+    /// at `current` when given; `.xccurrentversion` decides nothing the user gave, and a current
+    /// version it names that is not last is warned about, never silently dropped.
+    static func order(_ bundle: ModelBundle, chain: [String]?, current: String?,
+                      warnings: inout [ConversionDiagnostic]) throws(ConversionDiagnostic) -> [ModelBundle.Version] {
+        func version(_ name: String, option: String) throws(ConversionDiagnostic) -> ModelBundle.Version {
+            guard let version = bundle.versions.first(where: { $0.name == name || versionName($0) == name }) else {
+                throw ConversionDiagnostic(.error, "\(option) names '\(name)', which is not a version of \(bundle.name); its versions are "
+                                           + bundle.versions.map { "'\($0.name)'" }.joined(separator: ", "))
+            }
+            return version
+        }
         var ordered = bundle.versions
         if let chain {
             ordered = []
             for name in chain {
-                guard let version = bundle.versions.first(where: { $0.name == name || versionName($0) == name }) else {
-                    throw ConversionDiagnostic(.error, "--chain names '\(name)', which is not a version of \(bundle.name); its versions are "
-                                               + bundle.versions.map { "'\($0.name)'" }.joined(separator: ", "))
-                }
+                let version = try version(name, option: "--chain")
                 guard !ordered.contains(version) else { throw ConversionDiagnostic(.error, "--chain names '\(name)' twice") }
                 ordered.append(version)
             }
@@ -84,10 +93,48 @@ public enum ModelConverter {
                 warnings.append(ConversionDiagnostic(.warning, "version '\(version.name)' is not in --chain, so it is not converted"))
             }
         }
-        if let current = bundle.currentVersion, ordered.last?.name != current {
-            let chainText = ordered.map(\.name).joined(separator: ", ")
-            throw ConversionDiagnostic(.error, "the current version is '\(current)' (named by .xccurrentversion), but the chain [\(chainText)] "
-                                       + "ends at '\(ordered.last?.name ?? "")'; give the order with --chain, ending at '\(current)'")
+        let named = bundle.currentVersion
+        let position = bundle.currentVersionPosition
+        if let current {
+            let chosen = try version(current, option: "--current")
+            if chain != nil {
+                guard ordered.last == chosen else {
+                    throw ConversionDiagnostic(.error, "--current names '\(chosen.name)', but --chain ends at '\(ordered[ordered.count - 1].name)'; "
+                                               + "the current version ends the chain")
+                }
+            } else if let end = ordered.firstIndex(of: chosen) {
+                for later in ordered[(end + 1)...] {
+                    warnings.append(ConversionDiagnostic(.warning, "version '\(later.name)' comes after the current version '\(chosen.name)' (--current), "
+                                                         + "so it is not converted"))
+                }
+                ordered = Array(ordered[...end])
+            }
+            if let named, named != chosen.name {
+                warnings.append(ConversionDiagnostic(.warning, ".xccurrentversion names '\(named)' as the current version; "
+                                                     + "--current makes it '\(chosen.name)'", at: position))
+            }
+            return ordered
+        }
+        let last = ordered[ordered.count - 1]
+        guard let named else {
+            if let position {
+                warnings.append(ConversionDiagnostic(.warning, ".xccurrentversion names no current version, so '\(last.name)', the last of the chain, "
+                                                     + "is converted as the current one (--current chooses another)", at: position))
+            }
+            return ordered
+        }
+        guard last.name != named else { return ordered }
+        if chain != nil {
+            warnings.append(ConversionDiagnostic(.warning, ".xccurrentversion names '\(named)' as the current version, but --chain ends at "
+                                                 + "'\(last.name)', which is converted as the current one", at: position))
+        } else if bundle.versions.contains(where: { $0.name == named }) {
+            warnings.append(ConversionDiagnostic(.warning, ".xccurrentversion names '\(named)' as the current version, but versions come after it "
+                                                 + "in name order: all are converted, '\(last.name)' as the current one; --current '\(named)' "
+                                                 + "ends the chain there, --chain gives another order", at: position))
+        } else {
+            throw ConversionDiagnostic(.error, ".xccurrentversion names '\(named)' as the current version, which is not a version of "
+                                       + "\(bundle.name); its versions are " + bundle.versions.map { "'\($0.name)'" }.joined(separator: ", ")
+                                       + "; give the current one with --current", at: position)
         }
         return ordered
     }

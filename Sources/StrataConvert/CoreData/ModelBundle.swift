@@ -24,8 +24,12 @@ public struct ModelBundle: Sendable, Hashable {
     public var name: String
     /// The versions, in natural name order.
     public var versions: [Version]
-    /// The version `.xccurrentversion` names, or nil when the bundle has none.
+    /// The version `.xccurrentversion` names, or nil when the bundle has none or it names none.
     public var currentVersion: String?
+    /// Where `.xccurrentversion` names the current version, or, when it names none (an empty
+    /// `<dict/>`), its dictionary: the converter then takes the last version of the chain as the
+    /// current one, with a warning there. Nil without such a file.
+    public var currentVersionPosition: SourceLocation?
     /// What was read, for the comments of the files written: `MyModel.xcdatamodeld`, or
     /// `MyModel.xcdatamodel` for a single version.
     public var source: String
@@ -64,7 +68,12 @@ public struct ModelBundle: Sendable, Hashable {
                 throw ConversionDiagnostic(.error, "\(path) holds no .xcdatamodel version")
             }
             versions.sort { Names.naturallyPrecedes($0.name, $1.name) }
-            return ModelBundle(name: name, versions: versions, currentVersion: try current(in: url))
+            var bundle = ModelBundle(name: name, versions: versions, currentVersion: nil)
+            if let entry = try current(in: url) {
+                bundle.currentVersion = entry.name
+                bundle.currentVersionPosition = entry.position
+            }
+            return bundle
         default:
             throw ConversionDiagnostic(.error, "\(path) is neither a .xcdatamodeld bundle nor a .xcdatamodel")
         }
@@ -77,18 +86,25 @@ public struct ModelBundle: Sendable, Hashable {
         return Version(name: url.deletingPathExtension().lastPathComponent, file: file, model: try CoreDataModelReader.read(tree, file: file))
     }
 
-    /// The version `.xccurrentversion` names (`_XCCurrentVersionName`), without `.xcdatamodel`.
-    static func current(in bundle: URL) throws(ConversionDiagnostic) -> String? {
+    /// What `.xccurrentversion` says: the version `_XCCurrentVersionName` names (without
+    /// `.xcdatamodel`) and where, or no name and where its dictionary is. Nil without the file.
+    static func current(in bundle: URL) throws(ConversionDiagnostic) -> (name: String?, position: SourceLocation)? {
         let file = bundle.appendingPathComponent(".xccurrentversion").path
         guard FileManager.default.fileExists(atPath: file) else { return nil }
         let plist = try readXML(file)
-        let items = plist.child(named: "dict")?.children ?? []
-        for (index, item) in items.enumerated() where item.name == "key" && item.text == "_XCCurrentVersionName" {
-            guard index + 1 < items.count, items[index + 1].name == "string" else { break }
-            let value = items[index + 1].text.trimmingCharacters(in: .whitespacesAndNewlines)
-            return value.hasSuffix(".xcdatamodel") ? String(value.dropLast(".xcdatamodel".count)) : value
+        let dictionary = plist.child(named: "dict") ?? plist
+        let items = dictionary.children
+        guard let index = items.firstIndex(where: { $0.name == "key" && $0.text == "_XCCurrentVersionName" }) else {
+            return (nil, SourceLocation(file: file, line: dictionary.line, column: dictionary.column))
         }
-        throw ConversionDiagnostic(.error, "\(file) does not name the current version (_XCCurrentVersionName)")
+        guard index + 1 < items.count, items[index + 1].name == "string" else {
+            throw ConversionDiagnostic(.error, "_XCCurrentVersionName is not followed by a <string> naming the current version",
+                                       at: SourceLocation(file: file, line: items[index].line, column: items[index].column))
+        }
+        let element = items[index + 1]
+        let value = element.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (value.hasSuffix(".xcdatamodel") ? String(value.dropLast(".xcdatamodel".count)) : value,
+                SourceLocation(file: file, line: element.line, column: element.column))
     }
 
     /// A file read and parsed as XML, or an error at its position.
