@@ -25,6 +25,9 @@ import Strata
     {% for relationship in entity.toOnes %}
     private var {{ relationship.storage }}: Int64?
     {% endfor %}
+    {% for transient in entity.transients %}
+    private var {{ transient.storage }}: {{ transient.storageType }} = {{ transient.initial }}
+    {% endfor %}
     {% for attribute in entity.attributes %}
 
     {% for line in attribute.docLines %}
@@ -43,6 +46,23 @@ import Strata
             willSet({{ attribute.ordinal }}, {{ attribute.nameLiteral }})
             observedMutation(\{{ entity.name }}.{{ attribute.name }}) { {{ attribute.storage }} = newValue }
         }
+    }
+    {% endfor %}
+    {% for transient in entity.transients %}
+
+    {% for line in transient.docLines %}
+    ///{{ line }}
+    {% endfor %}
+    {% if transient.docLines %}
+    ///
+    {% endif %}
+    /// `{{ transient.plainName }}`: {{ transient.summary }}. It may be set in any context.
+    {{ access }}var {{ transient.name }}: {{ transient.publicType }} {
+        get {
+            observationAccess(\{{ entity.name }}.{{ transient.name }})
+            return {{ transient.storage }}
+        }
+        set { observedMutation(\{{ entity.name }}.{{ transient.name }}) { {{ transient.storage }} = newValue } }
     }
     {% endfor %}
     {% for relationship in entity.toOnes %}

@@ -15,7 +15,7 @@ struct EntityContext {
         var result: [String: Int] = [:]
         var next = 0
         for member in lineage {
-            for attribute in member.attributes where !attribute.isVirtual { result[attribute.name] = next; next += 1 }
+            for attribute in member.attributes where attribute.isStored { result[attribute.name] = next; next += 1 }
             for relationship in member.relationships where relationship.kind == .toOne { result[relationship.name] = next; next += 1 }
         }
         return result
@@ -30,7 +30,7 @@ struct EntityContext {
         let name = SwiftSyntax.identifier(entity.name)
         let ordinals = self.ordinals
         let indexes = relationshipIndexes
-        let stored = entity.attributes.filter { !$0.isVirtual }
+        let stored = entity.attributes.filter(\.isStored)
         let hasChildren = version.entities.contains { $0.parent?.value == entity.name }
         let attributes: [TemplateNode] = stored.map { attribute in
             let code = AttributeCode(attribute)
@@ -64,7 +64,17 @@ struct EntityContext {
                 "docLines": SwiftSyntax.docLines(relationship.doc),
             ])
         }
+        let transients: [TemplateNode] = entity.attributes.filter(\.isTransient).map { attribute in
+            let code = AttributeCode(attribute)
+            return TemplateNode([
+                "name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name, "storage": "_" + attribute.name,
+                "storageType": code.storageType, "publicType": code.publicType, "initial": code.initialValue,
+                "summary": summary(attribute), "docLines": SwiftSyntax.docLines(attribute.doc),
+            ])
+        }
         var reads = stored.map { AttributeCode($0).read }
+        // Reading the stored values anew starts the transient ones over.
+        reads += entity.attributes.filter(\.isTransient).map { "_\($0.name) = \(AttributeCode($0).initialValue)" }
         reads += entity.relationships.filter { $0.kind == .toOne }.map { "_" + $0.name + " = reader.optionalInt64()" }
         var binds = stored.map { AttributeCode($0).bind }
         binds += entity.relationships.filter { $0.kind == .toOne }.map { "binder.bind(value: _\($0.name))" }
@@ -78,7 +88,7 @@ struct EntityContext {
         let virtuals: [TemplateNode] = entity.attributes.filter(\.isVirtual).map { attribute in
             TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "type": AttributeCode(attribute).publicType])
         }
-        let fields = lineage.flatMap { $0.attributes.filter { !$0.isVirtual } }
+        let fields = lineage.flatMap { $0.attributes.filter(\.isStored) }
         let snapshotFields: [TemplateNode] = fields.map { attribute in
             TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name,
                           "type": AttributeCode(attribute).publicType, "keyLiteral": SwiftSyntax.stringLiteral(attribute.name),
@@ -90,7 +100,7 @@ struct EntityContext {
             "classKeyword": hasChildren ? "class" : "final class", "isRoot": entity.parent == nil,
             "superclass": entity.parent.map { SwiftSyntax.identifier($0.value) } ?? "StrataObject",
             "attributes": attributes, "toOnes": toOnes, "toManys": toManys, "reads": reads, "binds": binds,
-            "initialValues": initialValues, "virtuals": virtuals, "snapshotFields": snapshotFields, "keyPathChunks": Self.chunks(keyPathEntries(), size: 32),
+            "initialValues": initialValues, "virtuals": virtuals, "transients": transients, "snapshotFields": snapshotFields, "keyPathChunks": Self.chunks(keyPathEntries(), size: 32),
             "snapshotArguments": (["objectID: object.objectID(as: \(name).self)"]
                                   + fields.map { "\($0.name): object.\(SwiftSyntax.identifier($0.name))" }).joined(separator: ", "),
         ])
@@ -105,7 +115,7 @@ struct EntityContext {
     private func keyPathEntries() -> [String] {
         let root = "\\" + SwiftSyntax.identifier(entity.name) + "."
         var result: [String] = []
-        for attribute in lineage.flatMap(\.attributes) where !attribute.isVirtual {
+        for attribute in lineage.flatMap(\.attributes) where attribute.isStored {
             result.append(root + SwiftSyntax.identifier(attribute.name) + ": " + SwiftSyntax.stringLiteral(attribute.name))
         }
         for relationship in lineage.flatMap(\.relationships) {
@@ -119,12 +129,12 @@ struct EntityContext {
             guard let destination = version.entity(named: relationship.destination) else { continue }
             let destinationLineage = version.ancestors(of: destination) + [destination]
             let first = root + SwiftSyntax.identifier(relationship.name) + "?."
-            for attribute in destinationLineage.flatMap(\.attributes) where !attribute.isVirtual {
+            for attribute in destinationLineage.flatMap(\.attributes) where attribute.isStored {
                 result.append(first + SwiftSyntax.identifier(attribute.name) + ": " + SwiftSyntax.stringLiteral(relationship.name + "." + attribute.name))
             }
             for second in destinationLineage.flatMap(\.relationships) where second.kind == .toOne {
                 guard let end = version.entity(named: second.destination) else { continue }
-                for attribute in (version.ancestors(of: end) + [end]).flatMap(\.attributes) where !attribute.isVirtual {
+                for attribute in (version.ancestors(of: end) + [end]).flatMap(\.attributes) where attribute.isStored {
                     twoHops.append(first + SwiftSyntax.identifier(second.name) + "?." + SwiftSyntax.identifier(attribute.name) + ": "
                                    + SwiftSyntax.stringLiteral(relationship.name + "." + second.name + "." + attribute.name))
                 }
@@ -149,6 +159,7 @@ struct EntityContext {
         if attribute.isIndexed { parts.append("indexed") }
         if attribute.isUnique { parts.append("unique") }
         if let initial = attribute.initial { parts.append("initially \(initial.rawValue)") }
+        if attribute.isTransient { parts.append("transient: kept in memory with the object, never saved, reset when it is read from the store") }
         return parts.joined(separator: ", ")
     }
 }

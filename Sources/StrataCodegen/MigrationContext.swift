@@ -32,7 +32,7 @@ enum MigrationContext {
     }
 
     private static func lineageAttributes(_ entity: Entity, in version: SchemaVersion) -> [Attribute] {
-        (version.ancestors(of: entity).reversed() + [entity]).flatMap { $0.attributes.filter { !$0.isVirtual } }
+        (version.ancestors(of: entity).reversed() + [entity]).flatMap { $0.attributes.filter(\.isStored) }
     }
 
     /// `struct DogView` in `enum <Model><Version>`: every stored value of the old row, typed.

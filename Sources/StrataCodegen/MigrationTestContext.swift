@@ -66,7 +66,7 @@ enum MigrationTestContext {
         for entity in concrete {
             let lineage = version.ancestors(of: entity).reversed() + [entity]
             for (index, id) in (ids[entity.name] ?? []).enumerated() {
-                let attributes = lineage.flatMap(\.attributes).filter { !$0.isVirtual && $0.type != .codable }.map { attribute in
+                let attributes = lineage.flatMap(\.attributes).filter { $0.isStored && $0.type != .codable }.map { attribute in
                     SwiftSyntax.stringLiteral(attribute.name) + ": " + value(of: attribute, entity: entity.name, id: id)
                 }
                 var relationships: [String] = []

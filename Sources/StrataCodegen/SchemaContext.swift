@@ -36,7 +36,7 @@ enum SchemaContext {
                                                  "summary": "`\(name)` of `\(entity.name)` as of \(version.name)."]))
                     return reference
                 }
-                let attributes = entity.attributes.filter { !$0.isVirtual }.map { reference($0.name, "AttributeDescription", DescriptorCode.attribute($0)) }
+                let attributes = entity.attributes.filter(\.isStored).map { reference($0.name, "AttributeDescription", DescriptorCode.attribute($0)) }
                 let relationships = entity.relationships.map { reference($0.name, "RelationshipDescription", DescriptorCode.relationship($0)) }
                 if !members.isEmpty { groups.append(TemplateNode(["name": entity.name + "Properties", "entity": entity.name, "members": members])) }
                 let arguments = DescriptorCode.entityArguments(entity, in: version, attributes: attributes, relationships: relationships,

@@ -12,7 +12,7 @@ enum RuntimeDescriptors {
                 entity.name,
                 abstract: entity.isAbstract,
                 parent: entity.parent?.value,
-                attributes: entity.attributes.filter { !$0.isVirtual }.map(attribute),
+                attributes: entity.attributes.filter(\.isStored).map(attribute),
                 relationships: entity.relationships.map { relationship in
                     RelationshipDescription(relationship.name, destination: relationship.destination, inverse: relationship.inverse,
                                             kind: Strata.RelationshipKind(rawValue: relationship.kind.rawValue) ?? .toOne,

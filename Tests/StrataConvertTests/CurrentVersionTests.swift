@@ -10,35 +10,14 @@ struct CurrentVersionTests {
     /// A bundle of `Model1` … `Model5` (each adds an attribute) whose `.xccurrentversion` holds
     /// `currentVersion` (a version's file name) or, when nil, an empty dictionary.
     static func bundle(currentVersion: String?) throws -> (path: String, plist: String) {
-        let folder = Paths.temporaryFolder() + "/Demo.xcdatamodeld"
-        for number in 1...5 {
-            let version = folder + "/Model\(number).xcdatamodel"
-            try FileManager.default.createDirectory(atPath: version, withIntermediateDirectories: true)
+        try BundleFixture.write("Demo", versions: (1...5).map { number in
             let attributes = (1...number).map { "        <attribute name=\"field\($0)\" optional=\"YES\" attributeType=\"String\"/>" }
-            let contents = """
-                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-                    <entity name="Note" representedClassName="Note" syncable="YES">
-                \(attributes.joined(separator: "\n"))
-                    </entity>
-                </model>
-                """
-            try Data(contents.utf8).write(to: URL(fileURLWithPath: version + "/contents"))
-        }
-        let entry = currentVersion.map { "\t<key>_XCCurrentVersionName</key>\n\t<string>\($0)</string>\n" }
-        let plist = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0">
-            \(entry.map { "<dict>\n\($0)</dict>" } ?? "<dict/>")
-            </plist>
-            """
-        try Data(plist.utf8).write(to: URL(fileURLWithPath: folder + "/.xccurrentversion"))
-        return (folder, folder + "/.xccurrentversion")
+            return ("Model\(number)", "    <entity name=\"Note\" representedClassName=\"Note\" syncable=\"YES\">\n"
+                    + attributes.joined(separator: "\n") + "\n    </entity>")
+        }, current: currentVersion)
     }
 
-    static func remove(_ bundle: String) {
-        try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: bundle).deletingLastPathComponent().path)
-    }
+    static func remove(_ bundle: String) { BundleFixture.remove(bundle) }
 
     @Test func anOlderCurrentVersionConvertsEveryVersionWithAWarning() throws {
         let (path, plist) = try Self.bundle(currentVersion: "Model1.xcdatamodel")

@@ -4,12 +4,6 @@ import Strata
 import StrataTesting
 import Testing
 
-// `Plot.displayName` is transient in the Core Data model `strata convert` read, so it is virtual:
-// the app implements it.
-extension Plot: PlotVirtualAttributes {
-    var displayName: String? { soil.map { "plot \(code) (\($0))" } }
-}
-
 /// The model `strata convert` made from `Tests/StrataConvertTests/Fixtures/Garden.xcdatamodeld`,
 /// built by the plugin and used as any model is.
 @Suite("A converted Core Data model")
@@ -43,7 +37,7 @@ struct GardenTests {
         #expect(ann.fullName == "Anon & \"friends\"" && ann.rating == 0.5 && ann.plotCount == 0)
         #expect(ann.joined == ISO8601DateFormatter().date(from: "2024-01-02T00:00:00Z"))
         let plot = try #require(ann.plots.first)
-        #expect(plot.displayName == "plot 7 (loam)")
+        #expect(plot.displayName == nil, "a transient attribute is not saved")
         #expect(plot.adjacent.count == 1 && plot.adjacent.first?.adjacent.contains(plot) == true)
         #expect(Set(plot.plants.map(\.species)) == ["unknown"] && plot.plants.count == 2)
         #expect(plot.harvestPlot.first?.token == UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF"))
@@ -52,6 +46,34 @@ struct GardenTests {
         #expect(try stack.fetchOne(From<Herb>())?.fragrant == true)
         #expect(try stack.fetchOne(From<Spade>())?.size == 3)
         #expect(stack.configuration(of: try #require(try stack.fetchOne(From<Crate>("Shed")))) == "Shed")
+    }
+
+    /// `Plot.displayName` is transient in the Core Data model, and so in the converted one: each
+    /// object keeps it in memory, in any context, it is never saved, and it starts over whenever
+    /// the object's stored values are read anew.
+    @Test func aTransientAttributeLivesWithTheObjectOnly() async throws {
+        let stack = DataStack(Garden.schemaHistory)
+        try stack.addStorageAndWait(freshStore())
+        let kept = try await stack.perform { transaction in
+            let plot = transaction.create(Into<Plot>())
+            plot.code = 7
+            #expect(plot.displayName == nil)
+            plot.displayName = "plot 7"
+            return plot.displayName
+        }
+        #expect(kept == "plot 7")
+        let plot = try #require(try stack.fetchOne(From<Plot>()))
+        #expect(plot.displayName == nil)
+        // The main context is read-only, but a transient value is the object's own.
+        plot.displayName = "shown"
+        #expect(plot.displayName == "shown")
+        #expect(try stack.fetchOne(From<Plot>())?.displayName == "shown", "the same live object")
+        try await stack.perform { transaction in try #require(try transaction.fetchOne(From<Plot>())).soil = "clay" }
+        #expect(plot.soil == "clay")
+        #expect(plot.displayName == nil, "the commit's values were read into the object, which starts its transient values over")
+        let error = #expect(throws: StrataError.self) { try stack.fetchAll(From<Plot>().where(\.displayName == "shown")) }
+        #expect(error.map { "\($0)" }?.hasPrefix("invalid query: ReferenceWritableKeyPath<Plot, Optional<String>> does not name a stored "
+                                                  + "property of 'Plot'") == true)
     }
 
     /// A store of the first Core Data version migrates through the renames the renaming

@@ -126,6 +126,33 @@ struct ParsingErrorTests {
         ])
     }
 
+    @Test func transientAttributesAndHashModifiersAreChecked() throws {
+        #expect(try messages("""
+        version: V1
+        entities:
+          Item:
+            hashModifier: ""
+            attributes:
+              a: {type: String, transient: true, virtual: true}
+              b: {type: String, transient: true, indexed: true, storageKey: bee}
+              c: {type: Codable, swiftType: Foo, coder: json, transient: true}
+              d: {type: String, virtual: true, hashModifier: x}
+              e: {type: String, transient: true, hashModifier: x}
+              f: {type: String, hashModifier: [x]}
+            uniqueness: [[e, f]]
+        """) == [
+            "V1.yml:4:19: error: 'hashModifier' of entity 'Item' is empty; give text that marks the change, or leave it out",
+            "V1.yml:6:25: error: attribute 'Item.a' is both virtual (the app computes it) and transient (each object keeps it); keep one",
+            "V1.yml:7:42: error: 'indexed' of attribute 'Item.b' has no effect: transient attributes are not stored",
+            "V1.yml:7:57: error: 'storageKey' of attribute 'Item.b' has no effect: transient attributes are not stored",
+            "V1.yml:8:55: error: attribute 'Item.c' is transient and Codable; a transient attribute holds one of the model's value types",
+            "V1.yml:9:40: error: 'hashModifier' of attribute 'Item.d' has no effect: virtual attributes are not stored",
+            "V1.yml:10:42: error: 'hashModifier' of attribute 'Item.e' has no effect: transient attributes are not stored",
+            "V1.yml:11:39: error: 'hashModifier' of attribute 'Item.f' must be a string, not a sequence",
+            "V1.yml:12:19: error: uniqueness group of entity 'Item' names transient attribute 'e', which is not stored",
+        ])
+    }
+
     @Test func optionCombinationsAreChecked() throws {
         #expect(try messages("""
         version: V1

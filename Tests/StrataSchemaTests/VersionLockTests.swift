@@ -77,6 +77,8 @@ struct VersionLockTests {
         ("a Swift rename over the same storage key", "      code: {type: String, unique: true}", "      reference: {type: String, unique: true, storageKey: code}"),
         ("import blocks", "      keys: {name: full_name}", "      keys: {name: name, age: years}"),
         ("virtual attributes", "      createdAt: {type: Date, initial: now}", "      createdAt: {type: Date, initial: now}\n      initials: {type: String, virtual: true}"),
+        ("transient attributes", "      createdAt: {type: Date, initial: now}",
+         "      createdAt: {type: Date, initial: now}\n      draft: {type: String, default: \"\", transient: true}"),
         ("the Swift type of a Codable", "swiftType: Settings", "swiftType: PersonSettings"),
         ("the quoting of a default", "default: \"\", indexed", "default: '', indexed"),
         ("the spelling of a canonical default", "age: {type: Int16, optional: true}", "age: {type: Int16, optional: true, default: 007}"),
@@ -116,7 +118,30 @@ struct VersionLockTests {
         ("Dog", "parent", "    parent: Animal\n    relationships:", "    relationships:"),
         ("Animal", "abstract", "    abstract: true\n", "    abstract: false\n"),
         ("Cat", "a new attribute", "  Cat:\n    parent: Animal\n", "  Cat:\n    parent: Animal\n    attributes: {lives: Int16}\n"),
+        ("Cat", "an entity's hash modifier", "  Cat:\n    parent: Animal\n", "  Cat:\n    parent: Animal\n    hashModifier: purrs\n"),
+        ("Person", "an attribute's hash modifier", "age: {type: Int16, optional: true}", "age: {type: Int16, optional: true, hashModifier: months}"),
+        ("Person", "a relationship's hash modifier", "deleteRule: cascade}", "deleteRule: cascade, hashModifier: \"2\"}"),
     ]
+
+    /// A hash modifier is written at the end of its element's line, and only when there is one,
+    /// so every lock sealed before hash modifiers existed stays as it was.
+    @Test func aHashModifierEndsItsLineOfTheEncoding() throws {
+        let loaded = try ModelFixture(v1: Self.base.replacingOccurrences(of: "species: {type: String, default: \"\"}",
+                                                                          with: "species: {type: String, default: \"\", hashModifier: latin}")
+                                      .replacingOccurrences(of: "    abstract: true\n", with: "    abstract: true\n    hashModifier: v2\n")).load()
+        let version = try #require(loaded.model?.versions.first)
+        let shape = EntityShape(try #require(version.entity(named: "Animal")), in: version)
+        #expect(String(decoding: LockFormat.v1.encode(shape), as: UTF8.self) == """
+        strata-lock/1
+        entity name=6:Animal abstract=4:true parent=- hashModifier=2:v2
+        attribute key=7:species type=6:String optional=5:false default=0: initial=- indexed=5:false unique=5:false coder=- hashModifier=5:latin
+
+        """)
+        let old = EntityShape(try #require(try ModelFixture(v1: Self.base).load().model?.versions.first?.entity(named: "Animal")), in: version)
+        #expect(shape.changes(since: old).map(\.description) == [
+            "~ entity: hashModifier none → v2", "~ attribute 'species': hashModifier none → latin",
+        ])
+    }
 
     @Test(arguments: shapeEdits.indices)
     func shapeEditsChangeTheEntitysLockBothWays(index: Int) throws {

@@ -93,6 +93,7 @@ struct VersionConverter {
         var lines = ["  \(YAMLText.scalar(entity.name)):"]
         if entity.isAbstract { lines.append("    abstract: true") }
         if let parent = entity.parent { lines.append("    parent: \(YAMLText.scalar(parent))") }
+        if let modifier = entity.versionHashModifier { lines.append("    hashModifier: \(YAMLText.scalar(modifier))") }
         if let className = entity.className, className != entity.name, className != "NSManagedObject" {
             warn("class '\(className)' of entity '\(entity.name)' becomes '\(entity.name)': generated classes take their entity's name",
                  at: entity.position)
@@ -127,10 +128,14 @@ struct VersionConverter {
 
     private mutating func attributes(_ entity: CoreDataEntity, keys: inout Keys) -> [String] {
         let names = Set(entity.attributes.map(\.name))
+        let transient = Set(entity.attributes.filter(\.isTransient).map(\.name))
         for constraint in entity.uniquenessConstraints {
             if let other = constraint.first(where: { !names.contains($0) }) {
                 warn("uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' is not carried over: "
                      + "'\(other)' is not an attribute of '\(entity.name)'", at: entity.position)
+            } else if let other = constraint.first(where: transient.contains), constraint.count > 1 {
+                warn("uniqueness constraint (\(constraint.joined(separator: ", "))) of '\(entity.name)' is not carried over: "
+                     + "'\(other)' is transient, which is not stored", at: entity.position)
             } else if constraint.count == 1 {
                 keys.unique.insert(constraint[0])
             } else if !constraint.isEmpty {
@@ -146,7 +151,7 @@ struct VersionConverter {
             }
         }
         for entry in entity.userInfo {
-            if entry.key == "relatedByAttribute", names.contains(entry.value) {
+            if entry.key == "relatedByAttribute", names.contains(entry.value), !transient.contains(entry.value) {
                 keys.uniqueID = entry.value
                 if !keys.unique.contains(entry.value) {
                     keys.unique.insert(entry.value)
@@ -175,20 +180,26 @@ struct VersionConverter {
                  at: attribute.position)
         }
         if attribute.isOptional { fields.append(("optional", "true")) }
-        if let raw = attribute.defaultValue, !attribute.isTransient {
+        if let raw = attribute.defaultValue {
             switch AttributeMapping.defaultValue(raw, type: type) {
             case .success(let value): fields.append(("default", value))
             case .failure: warn("default \(YAMLText.quoted(raw)) of \(path) is not a valid \(type); left out", at: attribute.position)
             }
         }
         if attribute.isTransient {
-            fields.append(("virtual", "true"))
-            let dropped = attribute.defaultValue != nil || keys.indexed.contains(attribute.name) || keys.unique.contains(attribute.name)
-            warn("\(path) is transient, so it becomes virtual: the app implements it in an extension of \(entity.name)"
-                 + (dropped ? "; its default, index and uniqueness are left out" : ""), at: attribute.position)
+            // Core Data's transient attributes are storage each object keeps in memory: Strata's too.
+            fields.append(("transient", "true"))
+            if keys.indexed.contains(attribute.name) || keys.unique.contains(attribute.name) {
+                warn("\(path) is transient, so its index and uniqueness are left out: only stored attributes have them", at: attribute.position)
+            }
+            if let modifier = attribute.versionHashModifier {
+                warn("versionHashModifier \(YAMLText.quoted(modifier)) of \(path) is not carried over: a transient attribute is not part of "
+                     + "the version lock", at: attribute.position)
+            }
         } else {
             if keys.indexed.contains(attribute.name) { fields.append(("indexed", "true")) }
             if keys.unique.contains(attribute.name) { fields.append(("unique", "true")) }
+            if let modifier = attribute.versionHashModifier { fields.append(("hashModifier", YAMLText.scalar(modifier))) }
         }
         if let derivation = attribute.derivation {
             warn("\(path) is derived (\(derivation)) in Core Data; it becomes a stored attribute the app sets", at: attribute.position)
@@ -197,7 +208,9 @@ struct VersionConverter {
             warn("validation \(rule) of \(path) is not carried over: check it in the app", at: attribute.position)
         }
         for entry in attribute.userInfo {
-            if entry.key == "mappedKeyName" {
+            if entry.key == "mappedKeyName", attribute.isTransient {
+                warn("user info mappedKeyName of \(path) is not carried over: a transient attribute is not imported", at: attribute.position)
+            } else if entry.key == "mappedKeyName" {
                 keys.importKeys.append((attribute.name, entry.value))
             } else {
                 warn("user info '\(entry.key)' of \(path) is not carried over", at: attribute.position)
@@ -234,6 +247,7 @@ struct VersionConverter {
                 if relationship.minCount > 0 { fields.append(("min", String(relationship.minCount))) }
                 if relationship.maxCount > 0 { fields.append(("max", String(relationship.maxCount))) }
             }
+            if let modifier = relationship.versionHashModifier { fields.append(("hashModifier", YAMLText.scalar(modifier))) }
             for entry in relationship.userInfo {
                 if entry.key == "mappedKeyName", importable.contains(relationship.destination) {
                     keys.importKeys.append((relationship.name, entry.value))

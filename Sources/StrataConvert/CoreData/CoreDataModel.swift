@@ -79,6 +79,8 @@ public struct CoreDataEntity: Sendable, Hashable {
     public var indexes: [CoreDataIndex] = []
     /// The user info.
     public var userInfo: [UserInfoEntry] = []
+    /// `versionHashModifier`: text Core Data mixes into the version hash.
+    public var versionHashModifier: String?
     /// Where the entity starts.
     public var position: SourceLocation
 }
@@ -110,6 +112,8 @@ public struct CoreDataAttribute: Sendable, Hashable {
     public var validation: [String] = []
     /// The user info.
     public var userInfo: [UserInfoEntry] = []
+    /// `versionHashModifier`: text Core Data mixes into the version hash.
+    public var versionHashModifier: String?
     /// Where the attribute is.
     public var position: SourceLocation
 }
@@ -140,6 +144,8 @@ public struct CoreDataRelationship: Sendable, Hashable {
     public var renamingIdentifier: String?
     /// The user info.
     public var userInfo: [UserInfoEntry] = []
+    /// `versionHashModifier`: text Core Data mixes into the version hash.
+    public var versionHashModifier: String?
     /// Where the relationship is.
     public var position: SourceLocation
 }

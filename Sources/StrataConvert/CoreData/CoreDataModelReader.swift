@@ -71,12 +71,18 @@ public struct CoreDataModelReader {
         }
     }
 
+    /// An XML attribute's value, nil when absent or empty.
+    static func text(_ element: XMLTree, _ name: String) -> String? {
+        element.attributes[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func entity(_ element: XMLTree) throws(ConversionDiagnostic) -> CoreDataEntity {
         var entity = CoreDataEntity(name: try identifier("name", of: element), position: position(element))
         entity.className = element.attributes["representedClassName"]
         entity.parent = element.attributes["parentEntity"]
         entity.isAbstract = Self.flag(element, "isAbstract")
         entity.renamingIdentifier = element.attributes["elementID"]
+        entity.versionHashModifier = Self.text(element, "versionHashModifier")
         for child in element.children {
             switch child.name {
             case "attribute": entity.attributes.append(try attribute(child))
@@ -117,6 +123,7 @@ public struct CoreDataModelReader {
         attribute.isIndexed = Self.flag(element, "indexed")
         attribute.defaultValue = element.attributes["defaultValueString"] ?? element.attributes["defaultDateTimeInterval"]
         attribute.renamingIdentifier = element.attributes["elementID"]
+        attribute.versionHashModifier = Self.text(element, "versionHashModifier")
         attribute.customClassName = element.attributes["customClassName"]
         attribute.valueTransformerName = element.attributes["valueTransformerName"]
         if Self.flag(element, "derived") { attribute.derivation = element.attributes["derivationExpression"] ?? "" }
@@ -139,6 +146,7 @@ public struct CoreDataModelReader {
         relationship.minCount = Int(element.attributes["minCount"] ?? "") ?? 0
         relationship.maxCount = Int(element.attributes["maxCount"] ?? "") ?? 0
         relationship.renamingIdentifier = element.attributes["elementID"]
+        relationship.versionHashModifier = Self.text(element, "versionHashModifier")
         if let info = element.child(named: "userInfo") { relationship.userInfo = try userInfo(info) }
         return relationship
     }

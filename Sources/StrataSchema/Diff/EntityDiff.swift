@@ -17,6 +17,9 @@ struct EntityDiff {
             steps.append(change(.changeEntity, nil, "parent", old.parent?.value, new.parent?.value, .lightweight,
                                 "rows move to the hierarchy's table, and references follow them"))
         }
+        if old.hashModifier != new.hashModifier {
+            steps.append(change(.changeEntity, nil, "hashModifier", old.hashModifier, new.hashModifier, .lightweight, Self.modifierNote))
+        }
         steps += attributeSteps()
         steps += relationshipSteps()
         let storageKey = { (entity: Entity, name: String) in entity.attribute(named: name)?.storageKey ?? name }
@@ -30,6 +33,9 @@ struct EntityDiff {
         }
         return steps
     }
+
+    /// What a step that changes only a `hashModifier` means.
+    static let modifierNote = "nothing stored changes; the step exists so that a custom transform can rework the values"
 
     private func change(_ action: MigrationStep.Action, _ property: String?, _ field: String?, _ before: String?, _ after: String?,
                         _ weight: MigrationWeight, _ note: String?) -> MigrationStep {
@@ -63,11 +69,14 @@ struct EntityDiff {
     }
 
     private func attributeSteps() -> [MigrationStep] {
-        let stored = { (entity: Entity) in entity.attributes.filter { !$0.isVirtual }.sorted { $0.name < $1.name } }
+        let stored = { (entity: Entity) in entity.attributes.filter(\.isStored).sorted { $0.name < $1.name } }
         let matched = match(stored(new), stored(old), hints: hint?.attributes ?? [], name: \.name, storageKey: \.storageKey)
         var steps: [MigrationStep] = []
         for (before, after) in matched.pairs {
             steps += AttributeDiff(entity: new.name, old: before, new: after).steps()
+            if before.hashModifier != after.hashModifier {
+                steps.append(change(.changeAttribute, after.name, "hashModifier", before.hashModifier, after.hashModifier, .lightweight, Self.modifierNote))
+            }
         }
         for attribute in matched.added {
             let fillable = attribute.isOptional || attribute.defaultValue != nil || attribute.initial != nil
@@ -97,6 +106,9 @@ struct EntityDiff {
             if before.destination != (hints?.hint(forEntity: after.destination)?.renamedFrom?.value ?? after.destination) {
                 steps.append(change(.changeRelationship, property, "destination", before.destination, after.destination, .heavyweight,
                                     "links must be remapped to the new destination"))
+            }
+            if before.hashModifier != after.hashModifier {
+                steps.append(change(.changeRelationship, property, "hashModifier", before.hashModifier, after.hashModifier, .lightweight, Self.modifierNote))
             }
             if before.kind != after.kind {
                 // To-one → to-many keeps every link; to-many → to-one could cut an object's links to one.

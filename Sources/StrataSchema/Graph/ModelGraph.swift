@@ -35,7 +35,7 @@ public struct ModelGraph: Hashable, Sendable {
         public var type: String
         /// Whether its values are unique.
         public var isUnique: Bool
-        /// What else to know: `optional`, `default 0`, `indexed`, `virtual`, `Codable Settings (json)`.
+        /// What else to know: `optional`, `default 0`, `indexed`, `virtual`, `transient`, `Codable Settings (json)`.
         public var details: [String]
         /// How it changed.
         public var mark: Mark
@@ -107,7 +107,7 @@ public struct ModelGraph: Hashable, Sendable {
         if let value = attribute.defaultValue { details.append("default " + (attribute.type == .string ? "'\(value)'" : value)) }
         if let initial = attribute.initial { details.append("initial \(initial.rawValue)") }
         if attribute.isIndexed { details.append("indexed") }
-        if attribute.isVirtual { details.append("virtual") }
+        if let kind = attribute.notStoredKind { details.append(kind) }
         return AttributeRow(name: attribute.name, type: attribute.type.rawValue, isUnique: attribute.isUnique, details: details, mark: mark)
     }
 

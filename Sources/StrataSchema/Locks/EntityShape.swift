@@ -2,7 +2,7 @@
 /// version lock and the record `strata lock` keeps so `strata verify` can name what changed.
 ///
 /// Properties are keyed by storage key, so renaming a Swift name over an unchanged storage key
-/// changes no shape; import blocks, virtual attributes and Codable Swift type names are left out.
+/// changes no shape; import blocks, virtual and transient attributes and Codable Swift type names are left out.
 public struct EntityShape: Hashable, Sendable, Codable {
     /// A stored attribute.
     public struct AttributeShape: ShapeMember {
@@ -22,6 +22,8 @@ public struct EntityShape: Hashable, Sendable, Codable {
         public var unique: Bool
         /// Codable encoding.
         public var coder: CodableCoder?
+        /// `hashModifier:` text, written to the lock only when there is one.
+        public var hashModifier: String?
 
         /// Part of lock format 1: never reorder, rename or drop a field (add a new format instead).
         public var fields: [(name: String, value: String?)] {
@@ -46,6 +48,8 @@ public struct EntityShape: Hashable, Sendable, Codable {
         public var minCount: Int?
         /// Most destinations.
         public var maxCount: Int?
+        /// `hashModifier:` text, written to the lock only when there is one.
+        public var hashModifier: String?
 
         /// Part of lock format 1: never reorder, rename or drop a field (add a new format instead).
         public var fields: [(name: String, value: String?)] {
@@ -66,15 +70,18 @@ public struct EntityShape: Hashable, Sendable, Codable {
     public var relationships: [RelationshipShape]
     /// Uniqueness groups as storage keys, each sorted, the groups sorted.
     public var uniqueness: [[String]]
+    /// The entity's `hashModifier:` text, written to the lock only when there is one.
+    public var hashModifier: String?
 
     /// The shape of `entity` as declared in `version`.
     public init(_ entity: Entity, in version: SchemaVersion) {
         self.entity = entity.name
         self.abstract = entity.isAbstract
         self.parent = entity.parent?.value
-        self.attributes = entity.attributes.filter { !$0.isVirtual }.map {
+        self.hashModifier = entity.hashModifier
+        self.attributes = entity.attributes.filter(\.isStored).map {
             AttributeShape(storageKey: $0.storageKey, type: $0.type, optional: $0.isOptional, defaultValue: $0.defaultValue,
-                           initial: $0.initial, indexed: $0.isIndexed, unique: $0.isUnique, coder: $0.coder)
+                           initial: $0.initial, indexed: $0.isIndexed, unique: $0.isUnique, coder: $0.coder, hashModifier: $0.hashModifier)
         }.sorted { $0.storageKey < $1.storageKey }
         self.relationships = entity.relationships.map { relationship in
             let destination = version.entity(named: relationship.destination)
@@ -82,7 +89,8 @@ public struct EntityShape: Hashable, Sendable, Codable {
             let inverse = lineage.lazy.compactMap { $0.relationship(named: relationship.inverse) }.first
             return RelationshipShape(storageKey: relationship.storageKey, destination: relationship.destination,
                                      inverse: inverse?.storageKey ?? relationship.inverse, kind: relationship.kind,
-                                     deleteRule: relationship.deleteRule, minCount: relationship.minCount, maxCount: relationship.maxCount)
+                                     deleteRule: relationship.deleteRule, minCount: relationship.minCount, maxCount: relationship.maxCount,
+                                     hashModifier: relationship.hashModifier)
         }.sorted { $0.storageKey < $1.storageKey }
         let lineage = [entity] + version.ancestors(of: entity)
         let storageKey = { (name: String) in lineage.lazy.compactMap { $0.attribute(named: name) }.first?.storageKey ?? name }
@@ -102,4 +110,6 @@ public protocol ShapeMember: Hashable, Sendable, Codable {
     var storageKey: String { get }
     /// Field name and value text, in lock-encoding order; nil when absent.
     var fields: [(name: String, value: String?)] { get }
+    /// `hashModifier:` text, written after the fields only when there is one.
+    var hashModifier: String? { get }
 }

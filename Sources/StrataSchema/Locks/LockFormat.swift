@@ -16,7 +16,9 @@
 /// ```
 ///
 /// Attributes and relationships come sorted by storage key, uniqueness groups sorted, each line
-/// ends with a line feed.
+/// ends with a line feed. An `entity`, `attribute` or `relationship` line whose element has a
+/// `hashModifier:` ends with ` hashModifier=<text>`; without one the line is as above, so models
+/// that use none lock as they always did.
 public enum LockFormat: Int, CaseIterable, Sendable, Codable {
     /// The first encoding.
     case v1 = 1
@@ -45,12 +47,13 @@ public enum LockFormat: Int, CaseIterable, Sendable, Codable {
             }
             bytes.append(UInt8(ascii: "\n"))
         }
-        line("entity", [("name", shape.entity), ("abstract", String(shape.abstract)), ("parent", shape.parent)])
+        func modifier(_ text: String?) -> [(name: String, value: String?)] { text.map { [("hashModifier", $0)] } ?? [] }
+        line("entity", [("name", shape.entity), ("abstract", String(shape.abstract)), ("parent", shape.parent)] + modifier(shape.hashModifier))
         for attribute in shape.attributes {
-            line("attribute", [("key", attribute.storageKey)] + attribute.fields)
+            line("attribute", [("key", attribute.storageKey)] + attribute.fields + modifier(attribute.hashModifier))
         }
         for relationship in shape.relationships {
-            line("relationship", [("key", relationship.storageKey)] + relationship.fields)
+            line("relationship", [("key", relationship.storageKey)] + relationship.fields + modifier(relationship.hashModifier))
         }
         for group in shape.uniqueness {
             line("unique", group.map { ("key", $0) })

@@ -42,6 +42,7 @@ extension EntityShape {
         }
         compare("entity", "abstract", String(old.abstract), String(abstract))
         compare("entity", "parent", old.parent, parent)
+        compare("entity", "hashModifier", old.hashModifier, hashModifier)
         changes += Self.memberChanges("attribute", old.attributes, attributes)
         changes += Self.memberChanges("relationship", old.relationships, relationships)
         let oldGroups = Set(old.uniqueness)
@@ -73,6 +74,9 @@ extension EntityShape {
             for ((field, oldValue), (_, newValue)) in zip(previous.fields, current.fields) where oldValue != newValue {
                 let show = { (value: String?) in field == "default" ? value.map(DefaultValueParser.quoted) : value }
                 changes.append(ShapeChange(kind: .changed, subject: subject, field: field, old: show(oldValue), new: show(newValue)))
+            }
+            if previous.hashModifier != current.hashModifier {
+                changes.append(ShapeChange(kind: .changed, subject: subject, field: "hashModifier", old: previous.hashModifier, new: current.hashModifier))
             }
         }
         return changes

@@ -1,4 +1,5 @@
-/// A typed value an entity stores (or, when virtual, that the app computes).
+/// A typed value an entity stores (or, when virtual, that the app computes; when transient, that
+/// each object keeps in memory only).
 public struct Attribute: Hashable, Sendable {
     /// The Swift name.
     public var name: String
@@ -20,12 +21,22 @@ public struct Attribute: Hashable, Sendable {
     public var isUnique: Bool
     /// Whether the attribute is computed by the app and never stored.
     public var isVirtual: Bool
+    /// Whether the attribute is kept in memory with each object and never stored (Core Data's
+    /// transient attributes): the generated class holds it, reset when the object is read.
+    public var isTransient = false
+    /// Whether the attribute has a column: neither virtual nor transient.
+    public var isStored: Bool { !isVirtual && !isTransient }
+    /// What makes an attribute that is not stored so, for messages: `virtual` or `transient`.
+    public var notStoredKind: String? { isVirtual ? "virtual" : isTransient ? "transient" : nil }
     /// For `Codable` attributes, the Swift type stored.
     public var swiftType: String?
     /// For `Codable` attributes, how values are encoded.
     public var coder: CodableCoder?
     /// The `doc:` text, the generated property's documentation. Not part of the lock.
     public var doc: String?
+    /// `hashModifier:` text: part of the lock and nothing else, so that a change the stored shape
+    /// does not show (a value's meaning or encoding) still makes a new version and a step.
+    public var hashModifier: String?
 
     /// Creates an attribute; the storage key defaults to the name.
     public init(

@@ -60,6 +60,8 @@ public struct Entity: Hashable, Sendable {
     public var importSpec: ImportSpec?
     /// The `doc:` text, the generated class's documentation. Not part of the lock.
     public var doc: String?
+    /// `hashModifier:` text: part of the lock and nothing else (see `Attribute.hashModifier`).
+    public var hashModifier: String?
 
     /// Creates an entity.
     public init(

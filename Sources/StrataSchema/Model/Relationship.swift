@@ -47,6 +47,8 @@ public struct Relationship: Hashable, Sendable {
     public var storageKey: String
     /// The `doc:` text, the generated property's documentation. Not part of the lock.
     public var doc: String?
+    /// `hashModifier:` text: part of the lock and nothing else (see `Attribute.hashModifier`).
+    public var hashModifier: String?
 
     /// Creates a relationship; the storage key defaults to the name.
     public init(

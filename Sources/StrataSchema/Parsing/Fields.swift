@@ -40,6 +40,16 @@ struct Fields {
         return Located(text, at: value.location)
     }
 
+    /// `hashModifier:`, non-empty text that enters the version lock and nothing else.
+    func hashModifier(diagnostics: inout Diagnostics) -> String? {
+        guard let text = string("hashModifier", diagnostics: &diagnostics) else { return nil }
+        guard !text.value.isEmpty else {
+            diagnostics.error("'hashModifier' of \(context) is empty; give text that marks the change, or leave it out", at: text.location)
+            return nil
+        }
+        return text.value
+    }
+
     /// A required non-null scalar, reported when missing.
     func requiredString(_ key: String, diagnostics: inout Diagnostics) -> Located<String>? {
         guard self[key] != nil else {

@@ -1,7 +1,7 @@
 /// Reads the attributes and relationships of one entity.
 struct PropertyParser {
-    static let attributeKeys = ["type", "optional", "default", "initial", "storageKey", "indexed", "unique", "virtual", "swiftType", "coder", "doc"]
-    static let relationshipKeys = ["destination", "inverse", "toMany", "deleteRule", "min", "max", "storageKey", "doc"]
+    static let attributeKeys = ["type", "optional", "default", "initial", "storageKey", "indexed", "unique", "virtual", "transient", "swiftType", "coder", "hashModifier", "doc"]
+    static let relationshipKeys = ["destination", "inverse", "toMany", "deleteRule", "min", "max", "storageKey", "hashModifier", "doc"]
 
     /// The entity the properties belong to, for messages.
     let entity: String
@@ -23,10 +23,12 @@ struct PropertyParser {
               let type = attributeType(typeName.value, at: typeName.location, context: context) else { return nil }
         var attribute = Attribute(name: name.value, location: name.location, type: type)
         attribute.doc = fields.string("doc", diagnostics: &diagnostics)?.value
+        attribute.hashModifier = fields.hashModifier(diagnostics: &diagnostics)
         attribute.isOptional = fields.bool("optional", diagnostics: &diagnostics)
         attribute.isIndexed = fields.bool("indexed", diagnostics: &diagnostics)
         attribute.isUnique = fields.bool("unique", diagnostics: &diagnostics)
         attribute.isVirtual = fields.bool("virtual", diagnostics: &diagnostics)
+        attribute.isTransient = fields.bool("transient", diagnostics: &diagnostics)
         attribute.initial = fields.choice("initial", as: InitialValue.self, diagnostics: &diagnostics)
         attribute.coder = fields.choice("coder", as: CodableCoder.self, diagnostics: &diagnostics)
         if let key = storageKey(fields, context: context) { attribute.storageKey = key }
@@ -79,12 +81,14 @@ struct PropertyParser {
         }
         let key = storageKey(fields, context: context)
         let doc = fields.string("doc", diagnostics: &diagnostics)?.value
+        let hashModifier = fields.hashModifier(diagnostics: &diagnostics)
         guard let destination, let inverse else { return nil }
         var relationship = Relationship(name: name.value, location: name.location, destination: destination.value,
                                         destinationLocation: destination.location, inverse: inverse.value,
                                         inverseLocation: inverse.location, kind: kind, deleteRule: deleteRule,
                                         minCount: minCount, maxCount: maxCount, storageKey: key)
         relationship.doc = doc
+        relationship.hashModifier = hashModifier
         return relationship
     }
 
@@ -147,9 +151,20 @@ struct PropertyParser {
                 diagnostics.error("\(context) has both 'default' and 'initial'; keep one", at: fields.keyLocation("initial"))
             }
         }
-        if attribute.isVirtual {
-            for key in ["default", "initial", "storageKey", "indexed", "unique"] where fields[key] != nil {
+        if attribute.isVirtual && attribute.isTransient {
+            diagnostics.error("\(context) is both virtual (the app computes it) and transient (each object keeps it); keep one",
+                              at: fields.keyLocation("transient"))
+        } else if attribute.isVirtual {
+            for key in ["default", "initial", "storageKey", "indexed", "unique", "hashModifier"] where fields[key] != nil {
                 diagnostics.error("'\(key)' of \(context) has no effect: virtual attributes are not stored", at: fields.keyLocation(key))
+            }
+        } else if attribute.isTransient {
+            for key in ["initial", "storageKey", "indexed", "unique", "hashModifier"] where fields[key] != nil {
+                diagnostics.error("'\(key)' of \(context) has no effect: transient attributes are not stored", at: fields.keyLocation(key))
+            }
+            if attribute.type == .codable {
+                diagnostics.error("\(context) is transient and Codable; a transient attribute holds one of the model's value types",
+                                  at: fields.keyLocation("transient"))
             }
         }
     }

@@ -2,7 +2,7 @@
 /// spelling. Checks that need the whole model (names that refer elsewhere) belong to the validators.
 struct VersionParser {
     static let keys = ["version", "entities", "migration", "versionLock"]
-    static let entityKeys = ["abstract", "parent", "attributes", "relationships", "uniqueness", "import", "doc"]
+    static let entityKeys = ["abstract", "parent", "attributes", "relationships", "uniqueness", "import", "hashModifier", "doc"]
 
     var diagnostics = Diagnostics()
 
@@ -36,6 +36,7 @@ struct VersionParser {
         entity.isAbstract = fields.bool("abstract", diagnostics: &diagnostics)
         entity.parent = fields.name("parent", required: false, what: "entity", diagnostics: &diagnostics)
         entity.doc = fields.string("doc", diagnostics: &diagnostics)?.value
+        entity.hashModifier = fields.hashModifier(diagnostics: &diagnostics)
         var properties = PropertyParser(entity: name.value)
         for (attributeName, value) in fields.entries("attributes", diagnostics: &diagnostics) {
             guard checkName(attributeName, what: "attribute") else { continue }

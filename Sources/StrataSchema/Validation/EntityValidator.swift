@@ -79,8 +79,8 @@ struct EntityValidator {
                                       + (isRelationship ? "" : Suggestion.hint(for: member.value, in: attributes.map(\.name))), at: member.location)
                     continue
                 }
-                if attribute.isVirtual {
-                    diagnostics.error("uniqueness group of entity '\(entity.name)' names virtual attribute '\(member.value)', which is not stored", at: member.location)
+                if let kind = attribute.notStoredKind {
+                    diagnostics.error("uniqueness group of entity '\(entity.name)' names \(kind) attribute '\(member.value)', which is not stored", at: member.location)
                 } else if attribute.type == .codable {
                     diagnostics.error("uniqueness group of entity '\(entity.name)' names Codable attribute '\(member.value)', whose encoded values cannot be compared",
                                       at: member.location)
@@ -105,7 +105,7 @@ struct EntityValidator {
         for entity in version.entities {
             let table = version.root(of: entity).name
             let inherited = Set(version.ancestors(of: entity).flatMap(\.propertyNames))
-            let stored = entity.attributes.filter { !$0.isVirtual }.map { ($0.name, $0.storageKey, $0.location) }
+            let stored = entity.attributes.filter(\.isStored).map { ($0.name, $0.storageKey, $0.location) }
                 + entity.relationships.filter { !$0.kind.isToMany && entity.attribute(named: $0.name) == nil }
                 .map { ($0.name, $0.storageKey, $0.location) }
             for (name, key, location) in stored where !inherited.contains(name) {

@@ -10,8 +10,8 @@ struct ImportValidator {
             let properties = lineage.flatMap(\.propertyNames)
             for key in spec.keys {
                 let name = key.property.value
-                if let attribute = attributes.first(where: { $0.name == name }), attribute.isVirtual {
-                    diagnostics.error("import key '\(name)' of entity '\(entity.name)' names a virtual attribute, which is not stored", at: key.property.location)
+                if let attribute = attributes.first(where: { $0.name == name }), let kind = attribute.notStoredKind {
+                    diagnostics.error("import key '\(name)' of entity '\(entity.name)' names a \(kind) attribute, which is not stored", at: key.property.location)
                 } else if !properties.contains(name) {
                     diagnostics.error("import key '\(name)' of entity '\(entity.name)' is not a property of '\(entity.name)'"
                                       + Suggestion.hint(for: name, in: properties), at: key.property.location)
@@ -34,7 +34,7 @@ struct ImportValidator {
             return
         }
         let uniqueAlone = entity.uniqueness.contains { $0.count == 1 && $0[0].value == attribute.name }
-        if attribute.isVirtual || attribute.type == .codable || !(attribute.isUnique || uniqueAlone) {
+        if !attribute.isStored || attribute.type == .codable || !(attribute.isUnique || uniqueAlone) {
             diagnostics.error("import uniqueID '\(uniqueID.value)' of entity '\(entity.name)' must name an attribute marked 'unique: true'",
                               at: uniqueID.location)
         }
