@@ -98,6 +98,7 @@ public enum ModelJSONSchemas {
             "abstract": {"type": "boolean", "description": "Never created itself, only its subentities."},
             "doc": {"type": "string", "description": "Documentation: becomes the doc comment of the generated class. Not part of the lock."},
             "parent": {"$ref": "#/definitions/name", "description": "The entity this one inherits from; a hierarchy shares its root's table."},
+            "hashModifier": {"type": "string", "minLength": 1, "description": "Text that enters the version lock and nothing else: marks a change the stored shape does not show (a meaning, an encoding), so the version and its migration step differ."},
             "attributes": {"type": ["object", "null"], "propertyNames": {"$ref": "#/definitions/name"}, "additionalProperties": {"$ref": "#/definitions/attribute"}},
             "relationships": {"type": ["object", "null"], "propertyNames": {"$ref": "#/definitions/name"}, "additionalProperties": {"$ref": "#/definitions/relationship"}},
             "uniqueness": {"description": "Groups of attributes whose values together are unique.", "type": "array", "items": {"type": "array", "items": {"$ref": "#/definitions/name"}, "minItems": 1}},
@@ -129,6 +130,8 @@ public enum ModelJSONSchemas {
                 "indexed": {"type": "boolean"},
                 "unique": {"type": "boolean"},
                 "virtual": {"type": "boolean", "description": "Not stored; the app implements it."},
+                "transient": {"type": "boolean", "description": "Not stored: each object keeps the value in memory (from its default), set in any context, reset when the object is read from the store."},
+                "hashModifier": {"type": "string", "minLength": 1, "description": "Text that enters the version lock and nothing else: marks a change the stored shape does not show (a meaning, an encoding), so the version and its migration step differ."},
                 "swiftType": {"type": "string", "minLength": 1, "description": "For Codable: the Swift type stored."},
                 "coder": {"enum": ["json", "propertyList", "binary"], "description": "For Codable: how values are encoded."},
                 "doc": {"type": "string", "description": "Documentation: becomes the doc comment of the generated property. Not part of the lock."}
@@ -148,6 +151,7 @@ public enum ModelJSONSchemas {
             "min": {"type": "integer", "minimum": 0},
             "max": {"type": "integer", "minimum": 0},
             "storageKey": {"type": "string", "minLength": 1},
+            "hashModifier": {"type": "string", "minLength": 1, "description": "Text that enters the version lock and nothing else (see the attribute's)."},
             "doc": {"type": "string", "description": "Documentation: becomes the doc comment of the generated property. Not part of the lock."}
           }
         },
