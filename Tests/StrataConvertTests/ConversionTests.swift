@@ -71,10 +71,15 @@ struct ConversionTests {
             "\(v3):61:5: warning: user info 'color' of 'Plot' is not carried over",
             "\(v3):65:9: warning: 'Plot.scratch' is not carried over: Core Data's 'Undefined' attributes have no counterpart",
             "\(v3):87:5: warning: fetch request 'BigPlots' of 'Plot' is not carried over: write it as a fetch in code",
-            "warning: 'Spade' joins configuration 'Shed' with 'Crate': a hierarchy shares one table, so it is stored whole",
+            "\(v3):88:5: warning: 'Spade' joins configuration 'Shed' with 'Crate': a hierarchy shares one table, so it is stored whole",
         ] {
             #expect(text.contains(message), "missing: \(message)")
         }
+        // Every warning about an element says where it is; only the names of versions are not in a contents file.
+        #expect(converted.warnings.filter { $0.position == nil }.map(\.message) == [
+            "version 'Garden 2' is named 'Garden2': version names are Swift identifiers",
+            "version 'Garden 3' is named 'Garden3': version names are Swift identifiers",
+        ])
     }
 
     @Test func aChainGivenPicksAndOrdersTheVersions() throws {

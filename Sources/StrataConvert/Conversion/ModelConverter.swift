@@ -161,7 +161,8 @@ public enum ModelConverter {
                 throw ConversionDiagnostic(.error, "two configurations would be named '\(configurationName)'")
             }
             if configurationName != configuration.name {
-                warnings.append(ConversionDiagnostic(.warning, "configuration '\(configuration.name)' is named '\(configurationName)'"))
+                warnings.append(ConversionDiagnostic(.warning, "configuration '\(configuration.name)' is named '\(configurationName)'",
+                                                     at: configuration.position))
             }
             var members: [String] = []
             for entity in configuration.entities {
@@ -169,7 +170,7 @@ public enum ModelConverter {
                     members.append(member)
                     if !configuration.entities.contains(member) {
                         warnings.append(ConversionDiagnostic(.warning, "'\(member)' joins configuration '\(configurationName)' with '\(entity)': "
-                                                             + "a hierarchy shares one table, so it is stored whole"))
+                                                             + "a hierarchy shares one table, so it is stored whole", at: configuration.position))
                     }
                 }
             }

@@ -27,6 +27,15 @@ public struct CoreDataConfiguration: Sendable, Hashable {
     public var name: String
     /// The member entities, in file order.
     public var entities: [String]
+    /// Where its `<configuration>` element is.
+    public var position: SourceLocation?
+
+    /// A configuration read elsewhere.
+    public init(name: String, entities: [String], position: SourceLocation? = nil) {
+        self.name = name
+        self.entities = entities
+        self.position = position
+    }
 }
 
 /// A fetch request stored in the model.

@@ -50,7 +50,7 @@ public struct CoreDataModelReader {
                 model.entities.append(try entity(child))
             case "configuration":
                 let members = try child.children(named: "memberEntity").map { (member) throws(ConversionDiagnostic) in try required("name", of: member) }
-                model.configurations.append(CoreDataConfiguration(name: try required("name", of: child), entities: members))
+                model.configurations.append(CoreDataConfiguration(name: try required("name", of: child), entities: members, position: position(child)))
             case "fetchRequest":
                 model.fetchRequests.append(CoreDataFetchRequest(name: try required("name", of: child), entity: child.attributes["entity"] ?? "",
                                                                 position: position(child)))
@@ -59,7 +59,7 @@ public struct CoreDataModelReader {
             }
         }
         try requireUnique(model.entities.map { ($0.name, $0.position) }, "two entities are named")
-        try requireUnique(model.configurations.map { ($0.name, position(tree)) }, "two configurations are named")
+        try requireUnique(model.configurations.map { ($0.name, $0.position ?? position(tree)) }, "two configurations are named")
         return model
     }
 

@@ -28,7 +28,7 @@ struct ObservationCostTests {
     /// read context's objects hold, no more than the object itself, its registry entry and its
     /// array slot, and reading every attribute untracked allocates nothing. A registrar per
     /// object, made at once or on first read, would add what one registrar holds (136 bytes).
-    @Test func aFetchNobodyTracksAllocatesNoObservationState() throws {
+    @Test(Sanitizers.absent) func aFetchNobodyTracksAllocatesNoObservationState() throws {
         let url = temporaryStoreURL("Ledger.sqlite")
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let printed = try CrashChild.run(["allocations", url.path, "10000"])
