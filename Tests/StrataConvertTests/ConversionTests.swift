@@ -9,6 +9,8 @@ enum Paths {
     static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     static let garden = tests.appendingPathComponent("StrataConvertTests/Fixtures/Garden.xcdatamodeld").path
     static let convertedGarden = tests.appendingPathComponent("StrataEndToEndTests/Models/Garden").path
+    static let weather = tests.appendingPathComponent("StrataConvertTests/Fixtures/Weather.xcdatamodeld").path
+    static let convertedWeather = tests.appendingPathComponent("StrataEndToEndTests/Models/Weather").path
 
     static func temporaryFolder() -> String {
         TestFolders.url("strata-convert").path
@@ -48,6 +50,27 @@ struct ConversionTests {
         let loaded = ModelLoader.load(directory: output)
         #expect(loaded.isValid)
         #expect(loaded.diagnostics.isEmpty)
+    }
+
+    /// The bundle whose `.xccurrentversion` names its older version, whose newer version differs
+    /// only by a hash modifier, and whose attributes include transient ones, converts to the
+    /// model the plugin builds for `WeatherTests`.
+    @Test func theWeatherFixtureConvertsToTheModelThePluginBuilds() throws {
+        let converted = try ModelConverter.convert(try ModelBundle.read(path: Paths.weather))
+        #expect(converted.warnings.map(\.description) == [
+            "\(Paths.weather)/.xccurrentversion:6:2: warning: .xccurrentversion names 'Weather' as the current version, but versions come after "
+                + "it in name order: all are converted, 'Weather 2' as the current one; --current 'Weather' ends the chain there, --chain gives another order",
+            "warning: version 'Weather 2' is named 'Weather2': version names are Swift identifiers",
+        ])
+        let output = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        #expect(try ConvertedModelWriter.write(converted, to: output) == ["Weather", "Weather2"])
+        let written = Paths.files(in: output)
+        let expected = Paths.files(in: Paths.convertedWeather)
+        #expect(written.keys.sorted() == expected.keys.sorted())
+        for (path, contents) in expected {
+            #expect(written[path] == contents, "\(path) differs from Tests/StrataEndToEndTests/Models/Weather; reconvert it with strata convert")
+        }
     }
 
     @Test func everythingNotCarriedOverIsAWarningAtItsPlace() throws {
