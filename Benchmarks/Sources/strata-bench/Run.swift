@@ -203,6 +203,9 @@ func runBenchmarks() async throws -> Bool {
                 }
                 let elapsed = ContinuousClock.now - start
                 timings[contender.name, default: []].append(milliseconds(elapsed))
+                if ProcessInfo.processInfo.environment["STRATA_BENCH_EACH_ROUND"] == "1" {
+                    print("ROUND workload=\(workload) contender=\(contender.name) ms=\(String(format: "%.2f", milliseconds(elapsed)))")
+                }
                 checksums[contender.name] = checksum
             }
         }

@@ -85,7 +85,7 @@ extension ObjectContext {
         // fetch, and the registry then grows once instead of rehashing as it fills (registering
         // an object that was already there just finds it again).
         var result: [StrataObject] = []
-        let hadObjects = registered.count > 0
+        let hadObjects = !registered.isEmpty
         if !plan.hasEntityColumn, let single = plan.kinds.first {
             // One kind of row: its layout, column map and the context's token are taken once,
             // not per row.
@@ -116,7 +116,7 @@ extension ObjectContext {
         }
         statement.reset()
         registered.insert(result)
-        if kind == .main, registered.count > purgeThreshold { purge() }
+        if kind == .main, registered.countUpperBound > purgeThreshold { purge() }
         return result
     }
 
@@ -194,7 +194,7 @@ extension ObjectContext {
         guard let kind = plan.kind(of: row) else { return nil }
         let key = ObjectKey(storage: storage, table: kind.table, rowID: row.int64(0))
         let object = registered.object(for: key) { read(row, kind: kind, key: key) }
-        if self.kind == .main, registered.count > purgeThreshold { purge() }
+        if self.kind == .main, registered.countUpperBound > purgeThreshold { purge() }
         return object
     }
 

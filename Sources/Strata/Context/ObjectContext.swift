@@ -146,7 +146,7 @@ final class ObjectContext {
     /// Registers an object under its key.
     func register(_ object: StrataObject) {
         registered[object.key] = object
-        if kind == .main, registered.count > purgeThreshold { purge() }
+        if kind == .main, registered.countUpperBound > purgeThreshold { purge() }
     }
 
     /// Drops objects only the map still holds, so a long-lived main context does not grow without

@@ -5,6 +5,10 @@
 /// `Dictionary` would hash every row. Because dense ids land in consecutive slots, probe runs stay
 /// short even at the high load the table allows (7/8), which halves its memory for large fetches
 /// against the usual 3/4.
+///
+/// A fetch's objects are registered lazily: `insert(_:)` keeps the batch (one array, no per-object
+/// work) and the table takes it in at the first access that needs it. A read context that fetches
+/// and reads its objects never builds the table: a fifth of a large fetch's time went there.
 struct Registry {
     /// Whether `occupied` slots of `size` are more than the table may hold.
     @inline(__always)
@@ -15,7 +19,9 @@ struct Registry {
 
     private var keys: [ObjectKey]
     private var objects: [StrataObject?]
-    private(set) var count = 0
+    private var storedCount = 0
+    /// Batches registered but not yet in the table, oldest first.
+    private var pending: [[StrataObject]] = []
     /// Occupied slots, removed ones included.
     private var used = 0
     private var mask: Int
@@ -26,6 +32,30 @@ struct Registry {
         keys = Array(repeating: Self.empty, count: size)
         objects = Array(repeating: nil, count: size)
         mask = size - 1
+    }
+
+    /// How many objects are registered.
+    var count: Int {
+        mutating get {
+            settle()
+            return storedCount
+        }
+    }
+
+    /// Whether no object is registered, without taking pending batches in.
+    var isEmpty: Bool { storedCount == 0 && pending.isEmpty }
+
+    /// At least `count`, without taking pending batches in (a batch may hold objects already
+    /// registered): what the main context compares with its purge threshold.
+    var countUpperBound: Int { pending.reduce(storedCount) { $0 + $1.count } }
+
+    /// Takes the pending batches into the table, in the order they came.
+    @inline(__always)
+    private mutating func settle() {
+        guard !pending.isEmpty else { return }
+        let batches = pending
+        pending = []
+        for batch in batches { insertNow(batch) }
     }
 
     @inline(__always)
@@ -41,7 +71,8 @@ struct Registry {
 
     /// The object for a key.
     subscript(key: ObjectKey) -> StrataObject? {
-        get {
+        mutating get {
+            settle()
             var index = slot(for: key)
             while true {
                 let stored = keys[index]
@@ -51,20 +82,28 @@ struct Registry {
             }
         }
         set {
+            settle()
             if let newValue { insert(newValue, for: key) } else { remove(key) }
         }
     }
 
     /// Makes room for `additional` more entries, so a batch of inserts never rehashes midway.
     mutating func reserve(_ additional: Int) {
+        settle()
         var size = keys.count
         while Self.isOverfull(used + additional, size) { size <<= 1 }
         if size > keys.count { rehash(size: size) }
     }
 
-    /// Registers a batch of objects (each replacing any object registered under its key), growing
-    /// the table once and probing it through raw buffers.
+    /// Registers a batch of objects (each replacing any object registered under its key), when the
+    /// table is next needed.
     mutating func insert(_ batch: [StrataObject]) {
+        guard !batch.isEmpty else { return }
+        pending.append(batch)
+    }
+
+    /// Puts a batch into the table, growing it once and probing it through raw buffers.
+    private mutating func insertNow(_ batch: [StrataObject]) {
         reserve(batch.count)
         let mask = self.mask
         var added = 0
@@ -84,12 +123,13 @@ struct Registry {
             }
         }
         used += newSlots
-        count += added
+        storedCount += added
     }
 
     /// The object for a key, or the one `make` creates, registered under the key.
     @inline(__always)
     mutating func object(for key: ObjectKey, orInsert make: () -> StrataObject) -> StrataObject {
+        settle()
         if Self.isOverfull(used + 1, keys.count) { grow() }
         let place = locate(key)
         if place.found, let object = objects[place.index] { return object }
@@ -130,10 +170,10 @@ struct Registry {
     private mutating func store(_ object: StrataObject, for key: ObjectKey, at place: (index: Int, found: Bool, reusesRemoved: Bool)) {
         if !place.found {
             if !place.reusesRemoved { used += 1 }
-            count += 1
+            storedCount += 1
             keys[place.index] = key
         } else if objects[place.index] == nil {
-            count += 1
+            storedCount += 1
         }
         objects[place.index] = object
     }
@@ -145,7 +185,7 @@ struct Registry {
             if stored == key {
                 keys[index] = Self.removed
                 objects[index] = nil
-                count -= 1
+                storedCount -= 1
                 return
             }
             if stored == Self.empty { return }
@@ -156,7 +196,7 @@ struct Registry {
     /// Rehashes into a table twice as large (or the same size, to drop removed slots), moving
     /// each entry once.
     private mutating func grow() {
-        rehash(size: count * 2 > keys.count / 2 ? keys.count * 2 : keys.count)
+        rehash(size: storedCount * 2 > keys.count / 2 ? keys.count * 2 : keys.count)
     }
 
     private mutating func rehash(size: Int) {
@@ -165,7 +205,7 @@ struct Registry {
         swap(&oldKeys, &keys)
         swap(&oldObjects, &objects)
         mask = size - 1
-        used = count
+        used = storedCount
         for index in oldKeys.indices {
             let key = oldKeys[index]
             guard key.storage != Int32.min else { continue }
@@ -177,10 +217,20 @@ struct Registry {
     }
 
     /// Every object.
-    var values: [StrataObject] { objects.compactMap { $0 } }
+    var values: [StrataObject] {
+        mutating get {
+            settle()
+            return objects.compactMap { $0 }
+        }
+    }
 
     /// Every key.
-    var allKeys: [ObjectKey] { keys.filter { $0.storage != Int32.min } }
+    var allKeys: [ObjectKey] {
+        mutating get {
+            settle()
+            return keys.filter { $0.storage != Int32.min }
+        }
+    }
 
     /// Empties the map.
     mutating func removeAll() {
@@ -190,6 +240,7 @@ struct Registry {
     /// Keeps only the objects `keep` accepts; the object is passed `inout` so the caller can test
     /// whether the map holds the only reference.
     mutating func filter(_ keep: (inout StrataObject) -> Bool) {
+        settle()
         for index in keys.indices where keys[index].storage != Int32.min {
             guard var object = objects[index] else { continue }
             objects[index] = nil
@@ -197,7 +248,7 @@ struct Registry {
                 objects[index] = object
             } else {
                 keys[index] = Self.removed
-                count -= 1
+                storedCount -= 1
             }
         }
     }
