@@ -21,6 +21,8 @@ let allWorkloads = ["insert"] + ImportSources.workloads + ["fetch", "small-queri
 let arguments = Array(CommandLine.arguments.dropFirst())
 let workloads = arguments.isEmpty ? allWorkloads : arguments
 let rounds = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_ROUNDS"] ?? "") ?? 5
+/// The pause after each timed run, outside the timing (see the round loop).
+let settleMilliseconds = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_SETTLE_MS"] ?? "") ?? 100
 /// `STRATA_BENCH_SETUP_ONLY=1` does everything but the timed work, so that an instruction count of
 /// this run, subtracted from one of a whole run, is the timed work's (`Scripts/count-instructions.py`).
 let setupOnly = ProcessInfo.processInfo.environment["STRATA_BENCH_SETUP_ONLY"] == "1"
@@ -203,6 +205,10 @@ func runBenchmarks() async throws -> Bool {
                 }
                 let elapsed = ContinuousClock.now - start
                 timings[contender.name, default: []].append(milliseconds(elapsed))
+                // What a contender leaves to background threads after it returns (a read context
+                // ends, and frees its objects, after its caller resumes) must not land in the
+                // next contender's time: let it finish first.
+                try await Task.sleep(for: .milliseconds(settleMilliseconds))
                 if ProcessInfo.processInfo.environment["STRATA_BENCH_EACH_ROUND"] == "1" {
                     print("ROUND workload=\(workload) contender=\(contender.name) ms=\(String(format: "%.2f", milliseconds(elapsed)))")
                 }
