@@ -73,10 +73,10 @@ public enum ModelConverter {
     /// version it names that is not last is warned about, never silently dropped.
     static func order(_ bundle: ModelBundle, chain: [String]?, current: String?,
                       warnings: inout [ConversionDiagnostic]) throws(ConversionDiagnostic) -> [ModelBundle.Version] {
+        let versionList = bundle.versions.map { "'\($0.name)'" }.joined(separator: ", ")
         func version(_ name: String, option: String) throws(ConversionDiagnostic) -> ModelBundle.Version {
             guard let version = bundle.versions.first(where: { $0.name == name || versionName($0) == name }) else {
-                throw ConversionDiagnostic(.error, "\(option) names '\(name)', which is not a version of \(bundle.name); its versions are "
-                                           + bundle.versions.map { "'\($0.name)'" }.joined(separator: ", "))
+                throw ConversionDiagnostic(.error, "\(option) names '\(name)', which is not a version of \(bundle.name); its versions are " + versionList)
             }
             return version
         }
@@ -133,8 +133,7 @@ public enum ModelConverter {
                                                  + "ends the chain there, --chain gives another order", at: position))
         } else {
             throw ConversionDiagnostic(.error, ".xccurrentversion names '\(named)' as the current version, which is not a version of "
-                                       + "\(bundle.name); its versions are " + bundle.versions.map { "'\($0.name)'" }.joined(separator: ", ")
-                                       + "; give the current one with --current", at: position)
+                                       + "\(bundle.name); its versions are " + versionList + "; give the current one with --current", at: position)
         }
         return ordered
     }
