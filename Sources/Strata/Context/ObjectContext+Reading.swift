@@ -87,10 +87,8 @@ extension ObjectContext {
         var result: [StrataObject] = []
         let hadObjects = !registered.isEmpty
         if !plan.hasEntityColumn, let single = plan.kinds.first {
-            // One kind of row: its layout, column map and the context's token are taken once,
-            // not per row.
-            let layout = single.layout
-            let token = self.token
+            // One kind of row: its column map and home are taken once, not per row.
+            let home = home(single.layout, storage: storage.index)
             try single.map.withUnsafeBufferPointer { (map) throws(StrataError) in
                 while try statement.step() {
                     let row = statement.row
@@ -99,7 +97,7 @@ extension ObjectContext {
                         result.append(existing)
                         continue
                     }
-                    result.append(read(row, layout: layout, map: map, key: key, token: token))
+                    result.append(read(row, map: map, rowID: key.rowID, home: home))
                 }
             }
         } else {
@@ -173,19 +171,18 @@ extension ObjectContext {
     /// A new object of this context, read from a row.
     @inline(__always)
     private func read(_ row: DatabaseRow, kind: FetchPlan.Kind, key: ObjectKey) -> StrataObject {
-        kind.map.withUnsafeBufferPointer { map in read(row, layout: kind.layout, map: map, key: key, token: token) }
+        let home = home(kind.layout, storage: key.storage)
+        return kind.map.withUnsafeBufferPointer { map in read(row, map: map, rowID: key.rowID, home: home) }
     }
 
-    /// A new object of `layout` read from a row through a column map.
+    /// A new object of a home's entity read from a row through a column map.
     @inline(__always)
-    private func read(_ row: DatabaseRow, layout: EntityLayout, map: UnsafeBufferPointer<Int32>, key: ObjectKey, token: ContextToken) -> StrataObject {
-        let object = layout.type.init()
-        object.key = key
-        object.layout = layout
-        object.token = token
+    private func read(_ row: DatabaseRow, map: UnsafeBufferPointer<Int32>, rowID: Int64, home: ObjectHome) -> StrataObject {
+        let object = home.layout.type.init()
+        object.home = home
+        object.rowID = rowID
         object.isWritten = true
-        var reader = RowReader(row, map: map)
-        object.readColumns(&reader)
+        RowReader.reading(row, map: map) { object.readColumns(&$0) }
         return object
     }
 

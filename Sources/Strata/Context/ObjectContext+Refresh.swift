@@ -47,8 +47,7 @@ extension ObjectContext {
     static func setValues(_ values: [SQLValue], of object: StrataObject) {
         let identity = (0..<Int32(values.count)).map { $0 }
         identity.withUnsafeBufferPointer { map in
-            var reader = RowReader(values: values, map: map)
-            object.readColumns(&reader)
+            RowReader.reading(values: values, map: map) { object.readColumns(&$0) }
         }
     }
 
@@ -82,8 +81,7 @@ extension ObjectContext {
             let compares = changed != nil || object.isObserved
             let before = compares ? Self.currentValues(of: object) : []
             kind.map.withUnsafeBufferPointer { map in
-                var reader = RowReader(row, map: map)
-                object.readColumns(&reader)
+                RowReader.reading(row, map: map) { object.readColumns(&$0) }
             }
             guard compares else { return }
             let after = Self.currentValues(of: object)

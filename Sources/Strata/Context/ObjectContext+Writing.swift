@@ -19,8 +19,7 @@ extension ObjectContext {
         } else {
             rowID = -Int64(created.count + 1)
         }
-        adopt(object, key: ObjectKey(storage: target.table?.storage ?? -1, table: Int32(target.layout.tableIndex), rowID: rowID),
-              layout: target.layout)
+        adopt(object, rowID: rowID, home: home(target.layout, storage: target.table?.storage ?? -1))
         object.isInserted = true
         object.setInitialValues()
         unwritten.append(object)

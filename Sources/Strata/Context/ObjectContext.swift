@@ -33,6 +33,8 @@ final class ObjectContext {
     var purgeThreshold = 4096
     /// What this context's objects check before they change; replaced when the context ends.
     private(set) lazy var token = ContextToken(context: self)
+    /// The homes of this context's objects, by entity and storage.
+    private var homes = ObjectHomes()
 
     // Transaction state.
     /// Objects created and not yet inserted, in creation order.
@@ -157,10 +159,14 @@ final class ObjectContext {
     }
 
     /// Adopts an object into this context.
-    func adopt(_ object: StrataObject, key: ObjectKey, layout: EntityLayout) {
-        object.key = key
-        object.layout = layout
-        object.token = token
+    func adopt(_ object: StrataObject, rowID: Int64, home: ObjectHome) {
+        object.home = home
+        object.rowID = rowID
+    }
+
+    /// The home of `layout`'s objects in a storage, for the context's current token.
+    func home(_ layout: EntityLayout, storage: Int32) -> ObjectHome {
+        homes.home(layout, storage: storage, token: token)
     }
 
     /// Marks a column of a written object as changed; called before the changed value is set.

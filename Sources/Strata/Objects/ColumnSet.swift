@@ -1,10 +1,18 @@
 /// A set of column ordinals, one bit each: the first 64 inline, the rest in an array.
 public struct ColumnSet: Hashable, Sendable {
-    private var low: UInt64 = 0
-    private var high: [UInt64]? = nil
+    /// The ordinals below 64, one bit each.
+    private(set) var low: UInt64 = 0
+    /// The ordinals from 64 on, 64 to a word; nil while there are none.
+    private(set) var high: [UInt64]? = nil
 
     /// An empty set.
     public init() {}
+
+    /// A set of the given words.
+    init(low: UInt64, high: [UInt64]?) {
+        self.low = low
+        self.high = high
+    }
 
     /// Adds an ordinal; returns whether it was new.
     @inline(__always) @discardableResult

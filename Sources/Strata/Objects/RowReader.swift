@@ -6,21 +6,38 @@ import Foundation
 /// maps each to its position in the current row, which comes either straight from SQLite or from
 /// values (a backend's decoded row, or those a commit captured to refresh the main context).
 public struct RowReader {
-    /// The row read.
-    private let row: DatabaseRow
-    /// Column index of each lineage ordinal; owned by the caller for as long as the reader is used.
+    /// The statement positioned on the row, when the row is read straight from SQLite.
+    private let statement: SQLiteRow?
+    /// The row's values otherwise; borrowed for as long as the reader is used.
+    private let values: UnsafeBufferPointer<SQLValue>
+    /// Column index of each lineage ordinal; borrowed for as long as the reader is used.
     private let map: UnsafeBufferPointer<Int32>
     var ordinal = 0
 
-    /// A reader of a statement's current row.
-    init(_ row: DatabaseRow, map: UnsafeBufferPointer<Int32>) {
-        self.row = row
+    // The reader holds no reference, so reading a column retains nothing: the generated
+    // `readColumns(_:)` calls one read per column of every fetched row.
+    private init(statement: SQLiteRow?, values: UnsafeBufferPointer<SQLValue>, map: UnsafeBufferPointer<Int32>) {
+        self.statement = statement
+        self.values = values
         self.map = map
     }
 
-    /// A reader of captured values.
-    init(values: [SQLValue], map: UnsafeBufferPointer<Int32>) {
-        self.init(DatabaseRow(values: values), map: map)
+    /// Runs `body` with a reader of `row` through `map`.
+    static func reading<Result>(_ row: DatabaseRow, map: UnsafeBufferPointer<Int32>, _ body: (inout RowReader) -> Result) -> Result {
+        if let sqlite = row.sqlite {
+            var reader = RowReader(statement: sqlite, values: UnsafeBufferPointer(start: nil, count: 0), map: map)
+            return body(&reader)
+        }
+        return reading(values: row.values ?? [], map: map, body)
+    }
+
+    /// Runs `body` with a reader of values (a backend's decoded row, or those a commit captured
+    /// to refresh the main context) through `map`.
+    static func reading<Result>(values: [SQLValue], map: UnsafeBufferPointer<Int32>, _ body: (inout RowReader) -> Result) -> Result {
+        values.withUnsafeBufferPointer { values in
+            var reader = RowReader(statement: nil, values: values, map: map)
+            return body(&reader)
+        }
     }
 
     @inline(__always)
@@ -29,11 +46,35 @@ public struct RowReader {
         return map[ordinal]
     }
 
-    @inline(__always) private func isNull(_ column: Int32) -> Bool { row.isNull(column) }
-    private func value(_ column: Int32) -> SQLValue { row.value(column) }
-    @inline(__always) private func integer(_ column: Int32) -> Int64 { row.int64(column) }
-    @inline(__always) private func real(_ column: Int32) -> Double { row.double(column) }
-    private func text(_ column: Int32) -> String { row.string(column) }
+    /// The value of a column of `values` (NULL past its end).
+    private func valueAt(_ column: Int32) -> SQLValue {
+        column >= 0 && Int(column) < values.count ? values[Int(column)] : .null
+    }
+
+    @inline(__always) private func isNull(_ column: Int32) -> Bool {
+        if let statement { return statement.isNull(column) }
+        return valueAt(column).isNull
+    }
+
+    private func value(_ column: Int32) -> SQLValue {
+        if let statement { return statement.value(column) }
+        return valueAt(column)
+    }
+
+    @inline(__always) private func integer(_ column: Int32) -> Int64 {
+        if let statement { return statement.int64(column) }
+        return DatabaseRow.int64(of: valueAt(column))
+    }
+
+    @inline(__always) private func real(_ column: Int32) -> Double {
+        if let statement { return statement.double(column) }
+        return DatabaseRow.double(of: valueAt(column))
+    }
+
+    private func text(_ column: Int32) -> String {
+        if let statement { return statement.string(column) }
+        return DatabaseRow.string(of: valueAt(column))
+    }
 
     /// The next column as an integer.
     public mutating func int64() -> Int64 { integer(next()) }

@@ -21,8 +21,9 @@ extension StrataObject {
     public final func observationAccess<Root: StrataObject, Member>(_ keyPath: @autoclosure () -> KeyPath<Root, Member>) {
         // The key path is an autoclosure: forming it costs more than the read, so only a read
         // that reports forms it.
-        guard let token, token.isObservable else { return }
+        guard let home, home.isObservable else { return }
         isObserved = true
+        let token = home.token
         token.hasObservedObjects = true
         token.registrar.access(unsafeDowncast(self, to: Root.self), keyPath: keyPath())
     }

@@ -13,14 +13,17 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     // insert workload's instructions). That is sound because an object is confined to its
     // context's isolation domain (see the class comment), and no code holds an access to one of
     // these properties while calling out to code that could access it again.
-    @exclusivity(unchecked) final var key = ObjectKey(storage: -1, table: -1, rowID: 0)
-    /// The context's token: a plain reference the setters can check without touching the context.
-    @usableFromInline @exclusivity(unchecked) final var token: ContextToken?
-    @exclusivity(unchecked) final var layout: EntityLayout?
-    /// Columns changed since the object was last written.
-    @exclusivity(unchecked) final var dirty = ColumnSet()
-    /// Columns given a value since the object was created (required-attribute check).
-    @exclusivity(unchecked) final var assigned = ColumnSet()
+    /// Where the object lives: its context's token, its entity's layout and its storage; nil
+    /// until a context adopts the object.
+    @usableFromInline @exclusivity(unchecked) final var home: ObjectHome?
+    /// The row id, unique within the object's table; assigned when the object is created or fetched.
+    @exclusivity(unchecked) final var rowID: Int64 = 0
+    /// Columns below 64 changed since the object was last written, one bit each.
+    @exclusivity(unchecked) private final var dirtyLow: UInt64 = 0
+    /// Columns below 64 given a value since the object was created (required-attribute check).
+    @exclusivity(unchecked) private final var assignedLow: UInt64 = 0
+    /// What few objects need: columns from 64 on, loaded to-many relationships.
+    @exclusivity(unchecked) private final var extras: ObjectExtras?
     @exclusivity(unchecked) final var isInserted = false
     @exclusivity(unchecked) final var isWritten = false
     /// Whether the object was deleted (read without telling Observation; see ``isDeleted``).
@@ -29,6 +32,63 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     /// context: only then can an observer be tracking it, so only then do changes reach the
     /// context's `ObservationRegistrar`.
     @usableFromInline @exclusivity(unchecked) final var isObserved = false
+
+    /// The object's row: storage, table and row id.
+    final var key: ObjectKey {
+        guard let home else { return ObjectKey(storage: -1, table: -1, rowID: rowID) }
+        return ObjectKey(storage: home.storage, table: home.table, rowID: rowID)
+    }
+
+    /// The context's token: a plain reference the setters can check without touching the context.
+    @usableFromInline final var token: ContextToken? { home?.token }
+
+    /// The entity's layout, once a context adopted the object.
+    final var layout: EntityLayout? { home?.layout }
+
+    /// Columns changed since the object was last written.
+    final var dirty: ColumnSet {
+        get { ColumnSet(low: dirtyLow, high: extras?.dirtyHigh) }
+        set {
+            dirtyLow = newValue.low
+            if newValue.high != nil || extras?.dirtyHigh != nil { madeExtras.dirtyHigh = newValue.high }
+        }
+    }
+
+    /// Columns given a value since the object was created (required-attribute check).
+    final var assigned: ColumnSet {
+        get { ColumnSet(low: assignedLow, high: extras?.assignedHigh) }
+        set {
+            assignedLow = newValue.low
+            if newValue.high != nil || extras?.assignedHigh != nil { madeExtras.assignedHigh = newValue.high }
+        }
+    }
+
+    /// Loaded to-many relationships: lineage relationship index to the related objects' keys.
+    final var toManyKeys: [Int: [ObjectKey]]? {
+        get { extras?.toManyKeys }
+        set { if newValue != nil || extras != nil { madeExtras.toManyKeys = newValue } }
+    }
+
+    /// The extras, made on first need.
+    private final var madeExtras: ObjectExtras {
+        if let extras { return extras }
+        let made = ObjectExtras()
+        extras = made
+        return made
+    }
+
+    /// Marks a column assigned and changed; returns whether it was not changed before.
+    @inline(__always)
+    private final func markAssignedAndDirty(_ ordinal: Int) -> Bool {
+        guard ordinal < 64 else {
+            assigned.insert(ordinal)
+            return dirty.insert(ordinal)
+        }
+        let bit = UInt64(1) << UInt64(ordinal)
+        assignedLow |= bit
+        defer { dirtyLow |= bit }
+        return dirtyLow & bit == 0
+    }
 
     /// Whether the object was deleted in its context (or, in the main context, by a commit). It
     /// is observable: a tracking that read it is told when the object is deleted.
@@ -42,9 +102,6 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
 
     /// Entity classes are created by transactions (`create(Into<T>())`) and fetches, never directly.
     public required init() {}
-
-    /// The row id, unique within the object's table; assigned when the object is created or fetched.
-    final var rowID: Int64 { key.rowID }
 
     /// The context the object belongs to, while that context lives.
     final var context: ObjectContext? { token?.context }
@@ -81,9 +138,6 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     /// Tells the context's observers that the relationship at a lineage relationship index
     /// changed; generated.
     open func observationChanged(relationship index: Int, registrar: ObservationRegistrar) {}
-
-    /// Loaded to-many relationships: lineage relationship index to the related objects' keys.
-    @exclusivity(unchecked) final var toManyKeys: [Int: [ObjectKey]]?
 
     /// The destination of the to-one relationship at a lineage relationship index.
     public final func toOne<D: StrataObject>(_ relationship: Int, as type: D.Type = D.self) -> D? {
@@ -136,8 +190,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
 
     /// Marks a column changed on behalf of the runtime (inverse updates), without the setter checks.
     final func markChanged(_ ordinal: Int) {
-        assigned.insert(ordinal)
-        if dirty.insert(ordinal), isWritten {
+        if markAssignedAndDirty(ordinal), isWritten {
             token?.context?.markUpdated(self, column: ordinal)
         }
     }
@@ -170,8 +223,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
             }
         }
         guard ordinal >= 0 else { return }
-        assigned.insert(ordinal)
-        if dirty.insert(ordinal), isWritten {
+        if markAssignedAndDirty(ordinal), isWritten {
             token.context?.markUpdated(self, column: ordinal)
         }
     }

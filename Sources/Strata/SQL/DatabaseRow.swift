@@ -27,19 +27,19 @@ package struct DatabaseRow {
     /// The column as an integer (0 when it is not one).
     @inline(__always) package func int64(_ index: Int32) -> Int64 {
         if let sqlite { return sqlite.int64(index) }
-        return Int64(sqlValue: value(index)) ?? 0
+        return Self.int64(of: value(index))
     }
 
     /// The column as a double (0 when it is not a number).
     @inline(__always) package func double(_ index: Int32) -> Double {
         if let sqlite { return sqlite.double(index) }
-        return Double(sqlValue: value(index)) ?? 0
+        return Self.double(of: value(index))
     }
 
     /// The column as text ("" when it is not text).
     package func string(_ index: Int32) -> String {
         if let sqlite { return sqlite.string(index) }
-        return String(sqlValue: value(index)) ?? ""
+        return Self.string(of: value(index))
     }
 
     /// The column as a storage-class value.
@@ -48,4 +48,13 @@ package struct DatabaseRow {
         guard let values, index >= 0, Int(index) < values.count else { return .null }
         return values[Int(index)]
     }
+
+    /// A value as an integer (0 when it is not one).
+    static func int64(of value: SQLValue) -> Int64 { Int64(sqlValue: value) ?? 0 }
+
+    /// A value as a double (0 when it is not a number).
+    static func double(of value: SQLValue) -> Double { Double(sqlValue: value) ?? 0 }
+
+    /// A value as text ("" when it is not text).
+    static func string(of value: SQLValue) -> String { String(sqlValue: value) ?? "" }
 }
