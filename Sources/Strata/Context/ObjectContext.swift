@@ -171,10 +171,15 @@ final class ObjectContext {
 
     /// Marks a column of a written object as changed; called before the changed value is set.
     func markUpdated(_ object: StrataObject, column: Int) {
-        if tracksConflicts, originals[object.key] == nil { originals[object.key] = Self.currentValues(of: object) }
-        log.changedColumns[object.key, default: ColumnSet()].insert(column)
-        dirtyWritten[object.key] = object
-        log.updated[object.key] = object
+        let key = object.key
+        // The object is listed once, when its first column changes (an update that sets four
+        // columns looked it up in three tables for each).
+        if object.mayHaveJustBecomeDirty {
+            if tracksConflicts, originals[key] == nil { originals[key] = Self.currentValues(of: object) }
+            dirtyWritten[key] = object
+            log.updated[key] = object
+        }
+        log.changedColumns[key, default: ColumnSet()].insert(column)
     }
 
     /// Whether the transaction has anything to commit.

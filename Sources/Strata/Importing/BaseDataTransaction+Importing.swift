@@ -68,7 +68,8 @@ extension BaseDataTransaction {
             }
             if lastSource.updateValue(index, forKey: id) == nil { order.append(id) } else { report.superseded += 1 }
         }
-        var existing = try objects(into, withIDs: order)
+        // `order` holds each ID once, so an object created below is never looked up again.
+        let existing = try objects(into, withDistinctIDs: order)
         report.objects.reserveCapacity(order.count)
         for id in order {
             guard let index = lastSource[id] else { continue }
@@ -83,7 +84,6 @@ extension BaseDataTransaction {
                 let object = create(into)
                 object[keyPath: T.uniqueIDKeyPath] = T.UniqueIDAttribute(importID: id)
                 try object.didInsert(from: source, in: self)
-                existing[id] = object
                 report.inserted += 1
                 report.objects.append(object)
             }
@@ -91,12 +91,12 @@ extension BaseDataTransaction {
         return report
     }
 
-    /// The stored objects with the given unique IDs, by ID, looked up with one query per
-    /// `importChunkSize(of:)` distinct IDs.
+    /// The stored objects with the given unique IDs (each given once), by ID, looked up with one
+    /// query per `importChunkSize(of:)` IDs.
     @inlinable
-    func objects<T: ImportableUniqueObject>(_ into: Into<T>, withIDs ids: [T.UniqueIDValue]) throws(StrataError) -> [T.UniqueIDValue: T] {
+    func objects<T: ImportableUniqueObject>(_ into: Into<T>, withDistinctIDs distinct: [T.UniqueIDValue]) throws(StrataError) -> [T.UniqueIDValue: T] {
         var found: [T.UniqueIDValue: T] = [:]
-        let distinct = Array(Set(ids))
+        found.reserveCapacity(distinct.count)
         let size = importChunkSize(of: T.entityName)
         var start = 0
         while start < distinct.count {
@@ -132,7 +132,7 @@ extension BaseDataTransaction {
     /// The existing objects with the given IDs, in that order; an unknown ID is an error.
     func existingObjects<T: ImportableUniqueObject>(_ into: Into<T>, withIDs ids: [T.UniqueIDValue],
                                                     context: (entity: String, relationship: String, key: String)) throws -> [T] {
-        let found = try objects(into, withIDs: ids)
+        let found = try objects(into, withDistinctIDs: Array(Set(ids)))
         return try ids.map { id in
             guard let object = found[id] else {
                 throw StrataError.importFailed(entity: context.entity, attribute: context.relationship, key: context.key,

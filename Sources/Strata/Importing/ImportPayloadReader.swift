@@ -14,11 +14,12 @@ public struct ImportPayloadReader {
     }
 
     /// Where the source is in the document: an element of the top-level array (the usual case,
-    /// kept as its index so that no path is built unless an error names it), or a coding path.
+    /// kept as its index), or the decoder's coding path, asked for only when an error names it
+    /// (a decoder builds the path anew each time it is asked).
     @usableFromInline
     enum Location {
         case element(Int?)
-        case path([any CodingKey])
+        case decoder(any Decoder)
     }
 
     @usableFromInline let storage: Storage
@@ -30,14 +31,14 @@ public struct ImportPayloadReader {
     var source: String {
         switch location {
         case .element(let index): return index.map { "[\($0)]" } ?? ""
-        case .path(let path): return Self.describe(path: path)
+        case .decoder(let decoder): return Self.describe(path: decoder.codingPath)
         }
     }
 
     /// A reader of the object a decoder holds, for `entity`.
     public init(_ decoder: any Decoder, entity: String) throws {
         self.entity = entity
-        location = .path(decoder.codingPath)
+        location = .decoder(decoder)
         if let objectDecoder = decoder as? JSONObjectDecoder {
             guard let object = objectDecoder.value as? [String: Any] else {
                 throw StrataError.invalidImportSource(entity: entity, source: Self.describe(path: decoder.codingPath), key: nil,
@@ -67,7 +68,7 @@ public struct ImportPayloadReader {
     private var codingPath: [any CodingKey] {
         switch location {
         case .element(let index): return index.map { [IndexKey($0)] } ?? []
-        case .path(let path): return path
+        case .decoder(let decoder): return decoder.codingPath
         }
     }
 

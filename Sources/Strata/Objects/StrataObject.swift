@@ -63,6 +63,13 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
         }
     }
 
+    /// Whether the column just marked changed may be the object's only changed one: true when
+    /// at most one column below 64 is, and whenever columns from 64 on are involved (it then
+    /// cannot tell cheaply). The context lists a changed object only then.
+    final var mayHaveJustBecomeDirty: Bool {
+        extras?.dirtyHigh != nil || dirtyLow & (dirtyLow &- 1) == 0
+    }
+
     /// Loaded to-many relationships: lineage relationship index to the related objects' keys.
     final var toManyKeys: [Int: [ObjectKey]]? {
         get { extras?.toManyKeys }
