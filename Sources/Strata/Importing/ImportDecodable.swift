@@ -46,12 +46,14 @@ struct SingleValueScalar: ImportScalarSource {
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try container.decode(type) }
 }
 
-/// The value at one key of a keyed container.
+/// The value at one key of a payload reader's keyed container. Not generic over the key: a
+/// generic one was destroyed through its value witness, which looked up the container type's
+/// metadata for every value read (a tenth of an import's instructions).
 @usableFromInline
-struct KeyedScalar<Key: CodingKey>: ImportScalarSource {
-    @usableFromInline let container: KeyedDecodingContainer<Key>
-    @usableFromInline let key: Key
-    @inlinable init(container: KeyedDecodingContainer<Key>, key: Key) {
+struct KeyedScalar: ImportScalarSource {
+    @usableFromInline let container: KeyedDecodingContainer<ImportPayloadReader.NameKey>
+    @usableFromInline let key: ImportPayloadReader.NameKey
+    @inlinable init(container: KeyedDecodingContainer<ImportPayloadReader.NameKey>, key: ImportPayloadReader.NameKey) {
         self.container = container
         self.key = key
     }

@@ -188,7 +188,7 @@ public struct ImportPayloadReader {
     /// way is missing, null or not an object.
     @inlinable
     func locate(_ keyPath: String, in root: KeyedDecodingContainer<NameKey>) -> (KeyedDecodingContainer<NameKey>, NameKey)? {
-        guard keyPath.utf8.contains(UInt8(ascii: ".")) else { return (root, NameKey(keyPath)) }
+        guard ImportValue.isDotted(keyPath) else { return (root, NameKey(keyPath)) }
         var container = root
         var parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
         let last = NameKey(String(parts.removeLast()))
