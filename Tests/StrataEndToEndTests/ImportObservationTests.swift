@@ -4,8 +4,7 @@ import StrataTestSupport
 import Testing
 
 /// A unique import's own reads are not the app's: they leave objects as unread as they were, so
-/// the update's setters do not report to the context's registrar (they did, and it was a quarter
-/// of a large import's time).
+/// the update's setters do not report to the context's registrar.
 @Suite("Import and Observation")
 struct ImportObservationTests {
     @Test func aUniqueImportsOwnLookupLeavesObjectsUnread() async throws {

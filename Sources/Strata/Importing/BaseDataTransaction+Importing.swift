@@ -105,7 +105,7 @@ extension BaseDataTransaction {
                 // The ID is read through its accessor, which marks the object as read by someone
                 // Observation may be tracking; this read is the import's own, so the mark is put
                 // back: otherwise every setter of the update that follows would report to the
-                // context's registrar (a quarter of the import's time).
+                // context's registrar (52M of the `import` benchmark's 3,016M instructions).
                 let wasObserved = object.isObserved
                 let id = object[keyPath: T.uniqueIDKeyPath].importID
                 object.isObserved = wasObserved
