@@ -15,7 +15,7 @@ export TMPDIR="$scratch"
 
 # fuzz-import reads JSON into a generated model: generate it with the CLI (a fuzz build cannot
 # apply the build plugin, whose tool's `main` would clash with libFuzzer's).
-swift build --product strata
+swift build --disable-build-manifest-caching --product strata
 "$(swift build --show-bin-path)/strata" generate Tests/StrataEndToEndTests/Models/Shop --access internal --output Fuzz/Sources/fuzz-import/Generated
 
 cd Fuzz
@@ -34,8 +34,10 @@ for target in model store import convert; do
   fi
 done
 
-# The corpus and every saved regression, replayed by a plain build.
-swift build
+# The corpus and every saved regression, replayed by a plain build. It builds in Strata's own
+# scratch folder, whose builds of Strata's dependencies it shares; a build in a folder shared by
+# two root packages must plan anew each time (SwiftPM would reuse the other package's plan).
+swift build --scratch-path ../.build --disable-build-manifest-caching
 for target in model store import convert; do
-  ".build/debug/fuzz-$target" "Corpus/$target" "Regressions/$target"
+  "../.build/debug/fuzz-$target" "Corpus/$target" "Regressions/$target"
 done
