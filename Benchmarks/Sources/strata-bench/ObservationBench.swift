@@ -1,15 +1,18 @@
 import Foundation
+import Observation
 import Strata
 
 // `read-100k`: what Observation costs when nobody observes. Every item is fetched and every
 // property of each is read: `strata` in a read context (whose objects, a snapshot, do not report
 // to Observation) and `strata-main` in the main context (whose objects do), both through `Item`,
 // whose accessors are generated ones; `strata-plain` in a read context through `PlainItem`, the
-// same class with the accessors of a generator without Observation. Printed: the fetch and reads
-// together, and the reads alone, each with its ratio to `strata-plain`.
+// same class with the accessors of a generator without Observation; `observable-class` fetches
+// as `strata-plain` does and copies each item into `ObservableReference`, a class written as the
+// `@Observable` macro expands one, whose reads are what any Observable model pays. Printed: the
+// fetch and reads together, and the reads alone, each with its ratio to `strata-plain`.
 
 /// The properties `read-100k` reads, of either class.
-protocol BenchItemValues: StrataObject {
+protocol BenchItemValues: AnyObject {
     var code: Int64 { get }
     var name: String { get }
     var score: Double { get }
@@ -55,9 +58,34 @@ final class PlainItem: StrataObject {
     }
 }
 
+/// An item as a class the `@Observable` macro would write: a registrar of its own, and a report
+/// to it on every read. What `strata-main`'s reads are compared with.
+final class ObservableReference: BenchItemValues, Observable {
+    private let registrar = ObservationRegistrar()
+    private let storedCode: Int64
+    private let storedName: String
+    private let storedScore: Double
+    private let storedCategory: Int64
+    private let storedCreatedAt: Date
+
+    init(_ item: PlainItem) {
+        storedCode = item.code
+        storedName = item.name
+        storedScore = item.score
+        storedCategory = item.category
+        storedCreatedAt = item.createdAt
+    }
+
+    var code: Int64 { registrar.access(self, keyPath: \.code); return storedCode }
+    var name: String { registrar.access(self, keyPath: \.name); return storedName }
+    var score: Double { registrar.access(self, keyPath: \.score); return storedScore }
+    var category: Int64 { registrar.access(self, keyPath: \.category); return storedCategory }
+    var createdAt: Date { registrar.access(self, keyPath: \.createdAt); return storedCreatedAt }
+}
+
 enum ObservationBench {
     static let workload = "read-100k"
-    static let contenders = ["strata", "strata-main", "strata-plain"]
+    static let contenders = ["strata", "strata-main", "strata-plain", "observable-class"]
     static let plainHistory = SchemaHistory(model: "Bench", versions: [Bench.v1], migrationChain: ["V1"], current: "V1", entityTypes: [PlainItem.self])
 
     /// Times of one round: fetch and reads together, and the reads alone, in milliseconds.
@@ -68,12 +96,18 @@ enum ObservationBench {
 
     /// Fetches every item and reads all its properties as `contender` does.
     static func run(_ contender: String, path: String) async throws -> (Checksum, Timing) {
-        let plain = contender == "strata-plain"
+        let plain = contender == "strata-plain" || contender == "observable-class"
         let stack = DataStack(plain ? plainHistory : Bench.schemaHistory)
         try stack.addStorageAndWait(SQLiteStore(fileURL: URL(fileURLWithPath: path)))
-        if contender == "strata-main" { return try await readInMainContext(stack) }
-        return try await stack.read { reader in
-            plain ? try measure { try reader.fetchAll(From<PlainItem>()) } : try measure { try reader.fetchAll(From<Item>()) }
+        switch contender {
+        case "strata-main":
+            return try await readInMainContext(stack)
+        case "observable-class":
+            return try await stack.read { reader in try measure { try reader.fetchAll(From<PlainItem>()).map(ObservableReference.init) } }
+        default:
+            return try await stack.read { reader in
+                plain ? try measure { try reader.fetchAll(From<PlainItem>()) } : try measure { try reader.fetchAll(From<Item>()) }
+            }
         }
     }
 

@@ -45,8 +45,15 @@ package struct DatabaseRow {
     /// The column as a storage-class value.
     package func value(_ index: Int32) -> SQLValue {
         if let sqlite { return sqlite.value(index) }
-        guard let values, index >= 0, Int(index) < values.count else { return .null }
-        return values[Int(index)]
+        guard let values else { return .null }
+        return values.withUnsafeBufferPointer { Self.value(index, of: $0) }
+    }
+
+    /// The value at a column index of decoded values: NULL past their end, as SQLite reads a
+    /// column it does not have.
+    @inline(__always)
+    static func value(_ index: Int32, of values: UnsafeBufferPointer<SQLValue>) -> SQLValue {
+        index >= 0 && Int(index) < values.count ? values[Int(index)] : .null
     }
 
     /// A value as an integer (0 when it is not one).
