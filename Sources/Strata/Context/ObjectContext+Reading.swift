@@ -76,23 +76,40 @@ extension ObjectContext {
         }
     }
 
-    /// The objects of a planned fetch. Not generic, so the per-row loop needs no generic metadata.
+    /// The objects of a planned fetch.
     private func run(_ plan: FetchPlan, storage: StorageHandle, tweak: Tweak) throws(StrataError) -> [StrataObject] {
         let connection = try readingConnection(storage, tweak: tweak)
         let statement = try connection.cachedStatement(plan.sql.text)
         statement.bind(plan.sql.arguments)
+        // A SQLite statement is read through its own type, so that stepping and reading each row
+        // are direct calls rather than calls through the protocol.
+        let result = if let sqlite = statement as? SQLiteStatement {
+            try objects(of: sqlite, plan: plan, storage: storage.index)
+        } else {
+            try objects(of: statement, plan: plan, storage: storage.index)
+        }
+        statement.reset()
         // Objects are registered after the loop, in one batch: a row appears at most once in a
         // fetch, and the registry then grows once instead of rehashing as it fills (registering
         // an object that was already there just finds it again).
+        registered.insert(result)
+        if kind == .main, registered.countUpperBound > purgeThreshold { purge() }
+        return result
+    }
+
+    /// The objects of the rows a statement steps through: registered ones where the context has
+    /// them, new ones read from the row otherwise.
+    @inline(__always)
+    private func objects<Statement: DatabaseStatement>(of statement: Statement, plan: FetchPlan, storage: Int32) throws(StrataError) -> [StrataObject] {
         var result: [StrataObject] = []
         let hadObjects = !registered.isEmpty
         if !plan.hasEntityColumn, let single = plan.kinds.first {
             // One kind of row: its column map and home are taken once, not per row.
-            let home = home(single.layout, storage: storage.index)
+            let home = home(single.layout, storage: storage)
             try single.map.withUnsafeBufferPointer { (map) throws(StrataError) in
                 while try statement.step() {
                     let row = statement.row
-                    let key = ObjectKey(storage: storage.index, table: single.table, rowID: row.int64(0))
+                    let key = ObjectKey(storage: storage, table: single.table, rowID: row.int64(0))
                     if hadObjects, let existing = registered[key] {
                         result.append(existing)
                         continue
@@ -104,7 +121,7 @@ extension ObjectContext {
             while try statement.step() {
                 let row = statement.row
                 guard let kind = plan.kind(of: row) else { continue }
-                let key = ObjectKey(storage: storage.index, table: kind.table, rowID: row.int64(0))
+                let key = ObjectKey(storage: storage, table: kind.table, rowID: row.int64(0))
                 if hadObjects, let existing = registered[key] {
                     result.append(existing)
                     continue
@@ -112,9 +129,6 @@ extension ObjectContext {
                 result.append(read(row, kind: kind, key: key))
             }
         }
-        statement.reset()
-        registered.insert(result)
-        if kind == .main, registered.countUpperBound > purgeThreshold { purge() }
         return result
     }
 
@@ -180,6 +194,7 @@ extension ObjectContext {
     private func read(_ row: DatabaseRow, map: UnsafeBufferPointer<Int32>, rowID: Int64, home: ObjectHome) -> StrataObject {
         let object = home.layout.type.init()
         object.home = home
+        object.reportsReads = home.isObservable
         object.rowID = rowID
         object.isWritten = true
         RowReader.reading(row, map: map) { object.readColumns(&$0) }

@@ -13,8 +13,9 @@ final class ObjectHome {
     let storage: Int32
     /// The table of the entity, in the store layout.
     let table: Int32
-    /// Whether the objects report to Observation (a copy of the token's, read by every accessor).
-    @usableFromInline let isObservable: Bool
+    /// Whether the objects report to Observation (a copy of the token's; each object keeps it as
+    /// `reportsReads`, which its accessors read).
+    let isObservable: Bool
 
     init(token: ContextToken, layout: EntityLayout, storage: Int32) {
         self.token = token

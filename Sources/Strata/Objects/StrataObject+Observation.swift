@@ -21,7 +21,7 @@ extension StrataObject {
     public final func observationAccess<Root: StrataObject, Member>(_ keyPath: @autoclosure () -> KeyPath<Root, Member>) {
         // The key path is an autoclosure: forming it costs more than the read, so only a read
         // that reports forms it.
-        guard let home, home.isObservable else { return }
+        guard reportsReads, let home else { return }
         isObserved = true
         let token = home.token
         token.hasObservedObjects = true

@@ -32,6 +32,10 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     /// context: only then can an observer be tracking it, so only then do changes reach the
     /// context's `ObservationRegistrar`.
     @usableFromInline @exclusivity(unchecked) final var isObserved = false
+    /// Whether reads through the accessors report to the context's registrar (the home's
+    /// `isObservable`, kept beside the other flags so that an accessor of an object that does not
+    /// report reads one byte of the object and nothing else).
+    @usableFromInline @exclusivity(unchecked) final var reportsReads = false
 
     /// The object's row: storage, table and row id.
     final var key: ObjectKey {
