@@ -193,9 +193,7 @@ extension ObjectContext {
     @inline(__always)
     private func read(_ row: DatabaseRow, map: UnsafeBufferPointer<Int32>, rowID: Int64, home: ObjectHome) -> StrataObject {
         let object = home.layout.type.init()
-        object.home = home
-        object.reportsReads = home.isObservable
-        object.rowID = rowID
+        adopt(object, rowID: rowID, home: home)
         object.isWritten = true
         RowReader.reading(row, map: map) { object.readColumns(&$0) }
         return object

@@ -161,7 +161,6 @@ final class ObjectContext {
     /// Adopts an object into this context.
     func adopt(_ object: StrataObject, rowID: Int64, home: ObjectHome) {
         object.home = home
-        object.reportsReads = home.isObservable
         object.rowID = rowID
     }
 

@@ -15,7 +15,9 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     // these properties while calling out to code that could access it again.
     /// Where the object lives: its context's token, its entity's layout and its storage; nil
     /// until a context adopts the object.
-    @usableFromInline @exclusivity(unchecked) final var home: ObjectHome?
+    @usableFromInline @exclusivity(unchecked) final var home: ObjectHome? {
+        didSet { reportsReads = home?.isObservable ?? false }
+    }
     /// The row id, unique within the object's table; assigned when the object is created or fetched.
     @exclusivity(unchecked) final var rowID: Int64 = 0
     /// Columns below 64 changed since the object was last written, one bit each.
@@ -32,9 +34,9 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     /// context: only then can an observer be tracking it, so only then do changes reach the
     /// context's `ObservationRegistrar`.
     @usableFromInline @exclusivity(unchecked) final var isObserved = false
-    /// Whether reads through the accessors report to the context's registrar (the home's
-    /// `isObservable`, kept beside the other flags so that an accessor of an object that does not
-    /// report reads one byte of the object and nothing else).
+    /// Whether reads through the accessors report to the context's registrar: the home's
+    /// `isObservable`, kept in step with `home` by its `didSet` and beside the other flags, so
+    /// that an accessor of an object that does not report reads one byte of the object.
     @usableFromInline @exclusivity(unchecked) final var reportsReads = false
 
     /// The object's row: storage, table and row id.
