@@ -182,6 +182,15 @@ final class ObjectContext {
         log.changedColumns[key, default: ColumnSet()].insert(column)
     }
 
+    /// Makes room for `count` more updated objects in the tables `markUpdated` fills, so that an
+    /// import updating that many existing objects does not grow them step by step.
+    func reserveUpdates(_ count: Int) {
+        guard count > 0 else { return }
+        dirtyWritten.reserveCapacity(dirtyWritten.count + count)
+        log.updated.reserveCapacity(log.updated.count + count)
+        log.changedColumns.reserveCapacity(log.changedColumns.count + count)
+    }
+
     /// Whether the transaction has anything to commit.
     var hasChanges: Bool {
         created.contains { !$0.deleted } || !dirtyWritten.isEmpty || !pendingDeletes.isEmpty || !log.isEmpty

@@ -70,6 +70,7 @@ extension BaseDataTransaction {
         }
         // `order` holds each ID once, so an object created below is never looked up again.
         let existing = try objects(into, withDistinctIDs: order)
+        reserveUpdates(existing.count)
         report.objects.reserveCapacity(order.count)
         for id in order {
             guard let index = lastSource[id] else { continue }
@@ -89,6 +90,11 @@ extension BaseDataTransaction {
             }
         }
         return report
+    }
+
+    /// Makes room in the transaction's change tables for `count` objects about to be updated.
+    @usableFromInline func reserveUpdates(_ count: Int) {
+        context.reserveUpdates(count)
     }
 
     /// The stored objects with the given unique IDs (each given once), by ID, looked up with one
