@@ -28,6 +28,15 @@ import Strata
     {% for transient in entity.transients %}
     private var {{ transient.storage }}: {{ transient.storageType }} = {{ transient.initial }}
     {% endfor %}
+    {% if entity.observedKeyPaths %}
+
+    /// The key paths the accessors report to Observation, each formed once.
+    private enum ObservedKeyPaths {
+        {% for line in entity.observedKeyPaths %}
+        {{ line }}
+        {% endfor %}
+    }
+    {% endif %}
     {% for attribute in entity.attributes %}
 
     {% for line in attribute.docLines %}
@@ -39,12 +48,12 @@ import Strata
     /// `{{ attribute.plainName }}`: {{ attribute.summary }}.
     {{ access }}var {{ attribute.name }}: {{ attribute.publicType }} {
         get {
-            observationAccess(\{{ entity.name }}.{{ attribute.name }})
+            observationAccess({{ attribute.keyPath }})
             return {{ attribute.getter }}
         }
         set {
             willSet({{ attribute.ordinal }}, {{ attribute.nameLiteral }})
-            observedMutation(\{{ entity.name }}.{{ attribute.name }}) { {{ attribute.storage }} = newValue }
+            observedMutation({{ attribute.keyPath }}) { {{ attribute.storage }} = newValue }
         }
     }
     {% endfor %}
@@ -59,10 +68,10 @@ import Strata
     /// `{{ transient.plainName }}`: {{ transient.summary }}. It may be set in any context.
     {{ access }}var {{ transient.name }}: {{ transient.publicType }} {
         get {
-            observationAccess(\{{ entity.name }}.{{ transient.name }})
+            observationAccess({{ transient.keyPath }})
             return {{ transient.storage }}
         }
-        set { observedMutation(\{{ entity.name }}.{{ transient.name }}) { {{ transient.storage }} = newValue } }
+        set { observedMutation({{ transient.keyPath }}) { {{ transient.storage }} = newValue } }
     }
     {% endfor %}
     {% for relationship in entity.toOnes %}
@@ -76,10 +85,10 @@ import Strata
     /// `{{ relationship.plainName }}`: to-one {{ relationship.destinationName }}.
     {{ access }}var {{ relationship.name }}: {{ relationship.destination }}? {
         get {
-            observationAccess(\{{ entity.name }}.{{ relationship.name }})
+            observationAccess({{ relationship.keyPath }})
             return toOne({{ relationship.index }})
         }
-        set { observedMutation(\{{ entity.name }}.{{ relationship.name }}) { setToOne({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) } }
+        set { observedMutation({{ relationship.keyPath }}) { setToOne({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) } }
     }
     {% endfor %}
     {% for relationship in entity.toManys %}
@@ -93,10 +102,10 @@ import Strata
     /// `{{ relationship.plainName }}`: {{ relationship.summary }}.
     {{ access }}var {{ relationship.name }}: {{ relationship.publicType }} {
         get {
-            observationAccess(\{{ entity.name }}.{{ relationship.name }})
+            observationAccess({{ relationship.keyPath }})
             return {{ relationship.getter }}
         }
-        set { observedMutation(\{{ entity.name }}.{{ relationship.name }}) { setToMany({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) } }
+        set { observedMutation({{ relationship.keyPath }}) { setToMany({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) } }
     }
     {% endfor %}
     {% if entity.isRoot %}

@@ -41,6 +41,7 @@ struct EntityContext {
                 "storageType": code.storageType, "publicType": code.publicType, "initial": code.initialValue,
                 "ordinal": ordinals[attribute.name] ?? 0, "nameLiteral": SwiftSyntax.stringLiteral(attribute.name),
                 "getter": getter, "summary": summary(attribute), "docLines": SwiftSyntax.docLines(attribute.doc),
+                "keyPath": Self.observedKeyPath(attribute.name),
             ])
         }
         let toOnes: [TemplateNode] = entity.relationships.filter { $0.kind == .toOne }.map { relationship in
@@ -49,6 +50,7 @@ struct EntityContext {
                 "destination": SwiftSyntax.identifier(relationship.destination), "destinationName": relationship.destination,
                 "ordinal": ordinals[relationship.name] ?? 0, "index": indexes[relationship.name] ?? 0,
                 "nameLiteral": SwiftSyntax.stringLiteral(relationship.name), "docLines": SwiftSyntax.docLines(relationship.doc),
+                "keyPath": Self.observedKeyPath(relationship.name),
             ])
         }
         let toManys: [TemplateNode] = entity.relationships.filter { $0.kind != .toOne }.map { relationship in
@@ -61,7 +63,7 @@ struct EntityContext {
                 "getter": ordered ? "toMany(\(index), as: \(destination).self)" : "Set(toMany(\(index), as: \(destination).self))",
                 "nameLiteral": SwiftSyntax.stringLiteral(relationship.name),
                 "summary": (ordered ? "ordered to-many " : "to-many ") + relationship.destination,
-                "docLines": SwiftSyntax.docLines(relationship.doc),
+                "docLines": SwiftSyntax.docLines(relationship.doc), "keyPath": Self.observedKeyPath(relationship.name),
             ])
         }
         let transients: [TemplateNode] = entity.attributes.filter(\.isTransient).map { attribute in
@@ -70,6 +72,7 @@ struct EntityContext {
                 "name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name, "storage": "_" + attribute.name,
                 "storageType": code.storageType, "publicType": code.publicType, "initial": code.initialValue,
                 "summary": summary(attribute), "docLines": SwiftSyntax.docLines(attribute.doc),
+                "keyPath": Self.observedKeyPath(attribute.name),
             ])
         }
         var reads = stored.map { AttributeCode($0).read }
@@ -94,8 +97,13 @@ struct EntityContext {
                           "type": AttributeCode(attribute).publicType, "keyLiteral": SwiftSyntax.stringLiteral(attribute.name),
                           "coding": attribute.isOptional ? "OptionalValue" : "Value", "docLines": SwiftSyntax.docLines(attribute.doc)])
         }
+        // Each observable property's key path, formed once: an accessor of a main-context object
+        // passes it to the registrar on every read, and forming a key path literal costs more
+        // than the rest of the read.
+        let observedNames = entity.attributes.filter { $0.isStored || $0.isTransient }.map(\.name) + entity.relationships.map(\.name)
+        let observedKeyPaths = observedNames.map { "static let _\($0) = \\\(name).\(SwiftSyntax.identifier($0))" }
         return TemplateNode([
-            "name": name, "plainName": entity.name, "nameLiteral": SwiftSyntax.stringLiteral(entity.name),
+            "name": name, "plainName": entity.name, "observedKeyPaths": observedKeyPaths, "nameLiteral": SwiftSyntax.stringLiteral(entity.name),
             "docLines": SwiftSyntax.docLines(entity.doc),
             "classKeyword": hasChildren ? "class" : "final class", "isRoot": entity.parent == nil,
             "superclass": entity.parent.map { SwiftSyntax.identifier($0.value) } ?? "StrataObject",
@@ -104,6 +112,11 @@ struct EntityContext {
             "snapshotArguments": (["objectID: object.objectID(as: \(name).self)"]
                                   + fields.map { "\($0.name): object.\(SwiftSyntax.identifier($0.name))" }).joined(separator: ", "),
         ])
+    }
+
+    /// Where an accessor finds the key path of the property `name` that it reports to Observation.
+    private static func observedKeyPath(_ name: String) -> String {
+        "ObservedKeyPaths._" + name
     }
 
     /// Every key path a clause may use, rooted at this class, as `\Dog.name: "name"` dictionary

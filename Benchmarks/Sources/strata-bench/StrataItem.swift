@@ -11,54 +11,63 @@ final class Item: StrataObject {
     private var _category: Int64 = 0
     private var _createdAt = Date(timeIntervalSince1970: 0)
 
+    /// The key paths the accessors report to Observation, each formed once.
+    private enum ObservedKeyPaths {
+        static let _code = \Item.code
+        static let _name = \Item.name
+        static let _score = \Item.score
+        static let _category = \Item.category
+        static let _createdAt = \Item.createdAt
+    }
+
     var code: Int64 {
         get {
-            observationAccess(\Item.code)
+            observationAccess(ObservedKeyPaths._code)
             return _code
         }
         set {
             willSet(0, "code")
-            observedMutation(\Item.code) { _code = newValue }
+            observedMutation(ObservedKeyPaths._code) { _code = newValue }
         }
     }
     var name: String {
         get {
-            observationAccess(\Item.name)
+            observationAccess(ObservedKeyPaths._name)
             return _name
         }
         set {
             willSet(1, "name")
-            observedMutation(\Item.name) { _name = newValue }
+            observedMutation(ObservedKeyPaths._name) { _name = newValue }
         }
     }
     var score: Double {
         get {
-            observationAccess(\Item.score)
+            observationAccess(ObservedKeyPaths._score)
             return _score
         }
         set {
             willSet(2, "score")
-            observedMutation(\Item.score) { _score = newValue }
+            observedMutation(ObservedKeyPaths._score) { _score = newValue }
         }
     }
     var category: Int64 {
         get {
-            observationAccess(\Item.category)
+            observationAccess(ObservedKeyPaths._category)
             return _category
         }
         set {
             willSet(3, "category")
-            observedMutation(\Item.category) { _category = newValue }
+            observedMutation(ObservedKeyPaths._category) { _category = newValue }
         }
     }
     var createdAt: Date {
         get {
-            observationAccess(\Item.createdAt)
+            observationAccess(ObservedKeyPaths._createdAt)
             return _createdAt
         }
         set {
             willSet(4, "createdAt")
-            observedMutation(\Item.createdAt) { _createdAt = newValue }
+            observedMutation(ObservedKeyPaths._createdAt) { _createdAt = newValue }
         }
     }
 

@@ -17,15 +17,35 @@ extension StrataObject: Observable {}
 extension StrataObject {
     /// Reports a read of the property at `keyPath` to the context's registrar; generated
     /// accessors call it.
-    @inlinable
+    @inlinable @inline(__always)
     public final func observationAccess<Root: StrataObject, Member>(_ keyPath: @autoclosure () -> KeyPath<Root, Member>) {
-        // The key path is an autoclosure: forming it costs more than the read, so only a read
-        // that reports forms it.
-        guard reportsReads, let home else { return }
+        // The key path is an autoclosure: only a read that reports looks it up. The report itself
+        // is a call of its own, so that an accessor of an object that does not report is a flag
+        // test and the read (with the report inline, every accessor saved and restored the
+        // registers the report needs, reporting or not).
+        if reportsReads { reportAccess(keyPath()) }
+    }
+
+    /// Reports a read of the property at `keyPath` to the context's registrar.
+    @inlinable @inline(never)
+    final func reportAccess<Root: StrataObject, Member>(_ keyPath: KeyPath<Root, Member>) {
+        let home: Unmanaged<ObjectHome>
+        do {
+            guard let owned = self.home else { return }
+            home = .passUnretained(owned)
+        }
         isObserved = true
-        let token = home.token
-        token.hasObservedObjects = true
-        token.registrar.access(unsafeDowncast(self, to: Root.self), keyPath: keyPath())
+        // The home is borrowed, not retained: a strong reference held for the call would cost
+        // two atomic operations per read, and the token two more (half of what a main-context
+        // read cost). Sound because this object keeps its home alive for the whole call: `home`
+        // is only ever assigned by its context when the object is adopted or made, on the
+        // context's own isolation domain, never by the registrar's `access`, which runs no code
+        // of this object's; and the home's token is a `let`.
+        home._withUnsafeGuaranteedRef { home in
+            let token = home.token
+            token.hasObservedObjects = true
+            token.registrar.access(unsafeDowncast(self, to: Root.self), keyPath: keyPath)
+        }
     }
 
     /// Runs `mutation`, the change of the property at `keyPath`, telling the context's registrar

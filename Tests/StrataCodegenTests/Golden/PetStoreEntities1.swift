@@ -19,113 +19,128 @@ public final class Person: StrataObject {
     private var _website: URL? = nil
     private var _settings: PersonSettings? = nil
 
+    /// The key paths the accessors report to Observation, each formed once.
+    private enum ObservedKeyPaths {
+        static let _personID = \Person.personID
+        static let _name = \Person.name
+        static let _displayName = \Person.displayName
+        static let _createdAt = \Person.createdAt
+        static let _token = \Person.token
+        static let _balance = \Person.balance
+        static let _isActive = \Person.isActive
+        static let _website = \Person.website
+        static let _settings = \Person.settings
+        static let _pets = \Person.pets
+        static let _friends = \Person.friends
+    }
+
     /// The customer number the shop's back office gives out.
     ///
     /// `personID`: Int64, unique.
     public var personID: Int64 {
         get {
-            observationAccess(\Person.personID)
+            observationAccess(ObservedKeyPaths._personID)
             return _personID
         }
         set {
             willSet(0, "personID")
-            observedMutation(\Person.personID) { _personID = newValue }
+            observedMutation(ObservedKeyPaths._personID) { _personID = newValue }
         }
     }
 
     /// `name`: String, indexed.
     public var name: String {
         get {
-            observationAccess(\Person.name)
+            observationAccess(ObservedKeyPaths._name)
             return _name
         }
         set {
             willSet(1, "name")
-            observedMutation(\Person.name) { _name = newValue }
+            observedMutation(ObservedKeyPaths._name) { _name = newValue }
         }
     }
 
     /// `displayName`: String.
     public var displayName: String {
         get {
-            observationAccess(\Person.displayName)
+            observationAccess(ObservedKeyPaths._displayName)
             return _displayName
         }
         set {
             willSet(2, "displayName")
-            observedMutation(\Person.displayName) { _displayName = newValue }
+            observedMutation(ObservedKeyPaths._displayName) { _displayName = newValue }
         }
     }
 
     /// `createdAt`: Date, initially now.
     public var createdAt: Date {
         get {
-            observationAccess(\Person.createdAt)
+            observationAccess(ObservedKeyPaths._createdAt)
             return _createdAt
         }
         set {
             willSet(3, "createdAt")
-            observedMutation(\Person.createdAt) { _createdAt = newValue }
+            observedMutation(ObservedKeyPaths._createdAt) { _createdAt = newValue }
         }
     }
 
     /// `token`: UUID, initially uuid.
     public var token: UUID {
         get {
-            observationAccess(\Person.token)
+            observationAccess(ObservedKeyPaths._token)
             return _token
         }
         set {
             willSet(4, "token")
-            observedMutation(\Person.token) { _token = newValue }
+            observedMutation(ObservedKeyPaths._token) { _token = newValue }
         }
     }
 
     /// `balance`: Decimal.
     public var balance: Decimal {
         get {
-            observationAccess(\Person.balance)
+            observationAccess(ObservedKeyPaths._balance)
             return _balance
         }
         set {
             willSet(5, "balance")
-            observedMutation(\Person.balance) { _balance = newValue }
+            observedMutation(ObservedKeyPaths._balance) { _balance = newValue }
         }
     }
 
     /// `isActive`: Bool.
     public var isActive: Bool {
         get {
-            observationAccess(\Person.isActive)
+            observationAccess(ObservedKeyPaths._isActive)
             return _isActive
         }
         set {
             willSet(6, "isActive")
-            observedMutation(\Person.isActive) { _isActive = newValue }
+            observedMutation(ObservedKeyPaths._isActive) { _isActive = newValue }
         }
     }
 
     /// `website`: URL, optional.
     public var website: URL? {
         get {
-            observationAccess(\Person.website)
+            observationAccess(ObservedKeyPaths._website)
             return _website
         }
         set {
             willSet(7, "website")
-            observedMutation(\Person.website) { _website = newValue }
+            observedMutation(ObservedKeyPaths._website) { _website = newValue }
         }
     }
 
     /// `settings`: PersonSettings, optional.
     public var settings: PersonSettings? {
         get {
-            observationAccess(\Person.settings)
+            observationAccess(ObservedKeyPaths._settings)
             return _settings
         }
         set {
             willSet(8, "settings")
-            observedMutation(\Person.settings) { _settings = newValue }
+            observedMutation(ObservedKeyPaths._settings) { _settings = newValue }
         }
     }
 
@@ -134,19 +149,19 @@ public final class Person: StrataObject {
     /// `pets`: to-many Dog.
     public var pets: Set<Dog> {
         get {
-            observationAccess(\Person.pets)
+            observationAccess(ObservedKeyPaths._pets)
             return Set(toMany(0, as: Dog.self))
         }
-        set { observedMutation(\Person.pets) { setToMany(0, "pets", newValue) } }
+        set { observedMutation(ObservedKeyPaths._pets) { setToMany(0, "pets", newValue) } }
     }
 
     /// `friends`: ordered to-many Person.
     public var friends: [Person] {
         get {
-            observationAccess(\Person.friends)
+            observationAccess(ObservedKeyPaths._friends)
             return toMany(1, as: Person.self)
         }
-        set { observedMutation(\Person.friends) { setToMany(1, "friends", newValue) } }
+        set { observedMutation(ObservedKeyPaths._friends) { setToMany(1, "friends", newValue) } }
     }
 
     /// This object's ID (for a subentity, `objectID(as: Subentity.self)` gives the narrower type).
@@ -256,25 +271,31 @@ public final class Vet: StrataObject {
     public override class var entityName: String { "Vet" }
     private var _name: String = ""
 
+    /// The key paths the accessors report to Observation, each formed once.
+    private enum ObservedKeyPaths {
+        static let _name = \Vet.name
+        static let _patients = \Vet.patients
+    }
+
     /// `name`: String.
     public var name: String {
         get {
-            observationAccess(\Vet.name)
+            observationAccess(ObservedKeyPaths._name)
             return _name
         }
         set {
             willSet(0, "name")
-            observedMutation(\Vet.name) { _name = newValue }
+            observedMutation(ObservedKeyPaths._name) { _name = newValue }
         }
     }
 
     /// `patients`: to-many Dog.
     public var patients: Set<Dog> {
         get {
-            observationAccess(\Vet.patients)
+            observationAccess(ObservedKeyPaths._patients)
             return Set(toMany(0, as: Dog.self))
         }
-        set { observedMutation(\Vet.patients) { setToMany(0, "patients", newValue) } }
+        set { observedMutation(ObservedKeyPaths._patients) { setToMany(0, "patients", newValue) } }
     }
 
     /// This object's ID (for a subentity, `objectID(as: Subentity.self)` gives the narrower type).

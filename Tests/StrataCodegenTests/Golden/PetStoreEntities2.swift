@@ -13,70 +13,80 @@ public final class Dog: Animal {
     private var _master: Int64?
     private var _vet: Int64?
 
+    /// The key paths the accessors report to Observation, each formed once.
+    private enum ObservedKeyPaths {
+        static let _nickname = \Dog.nickname
+        static let _weight = \Dog.weight
+        static let _years = \Dog.years
+        static let _legs = \Dog.legs
+        static let _master = \Dog.master
+        static let _vet = \Dog.vet
+    }
+
     /// `nickname`: String.
     public var nickname: String {
         get {
-            observationAccess(\Dog.nickname)
+            observationAccess(ObservedKeyPaths._nickname)
             return _nickname
         }
         set {
             willSet(1, "nickname")
-            observedMutation(\Dog.nickname) { _nickname = newValue }
+            observedMutation(ObservedKeyPaths._nickname) { _nickname = newValue }
         }
     }
 
     /// `weight`: Double.
     public var weight: Double {
         get {
-            observationAccess(\Dog.weight)
+            observationAccess(ObservedKeyPaths._weight)
             return _weight
         }
         set {
             willSet(2, "weight")
-            observedMutation(\Dog.weight) { _weight = newValue }
+            observedMutation(ObservedKeyPaths._weight) { _weight = newValue }
         }
     }
 
     /// `years`: Int.
     public var years: Int {
         get {
-            observationAccess(\Dog.years)
+            observationAccess(ObservedKeyPaths._years)
             return _years
         }
         set {
             willSet(3, "years")
-            observedMutation(\Dog.years) { _years = newValue }
+            observedMutation(ObservedKeyPaths._years) { _years = newValue }
         }
     }
 
     /// `legs`: Int16.
     public var legs: Int16 {
         get {
-            observationAccess(\Dog.legs)
+            observationAccess(ObservedKeyPaths._legs)
             return _legs
         }
         set {
             willSet(4, "legs")
-            observedMutation(\Dog.legs) { _legs = newValue }
+            observedMutation(ObservedKeyPaths._legs) { _legs = newValue }
         }
     }
 
     /// `master`: to-one Person.
     public var master: Person? {
         get {
-            observationAccess(\Dog.master)
+            observationAccess(ObservedKeyPaths._master)
             return toOne(0)
         }
-        set { observedMutation(\Dog.master) { setToOne(0, "master", newValue) } }
+        set { observedMutation(ObservedKeyPaths._master) { setToOne(0, "master", newValue) } }
     }
 
     /// `vet`: to-one Vet.
     public var vet: Vet? {
         get {
-            observationAccess(\Dog.vet)
+            observationAccess(ObservedKeyPaths._vet)
             return toOne(1)
         }
-        set { observedMutation(\Dog.vet) { setToOne(1, "vet", newValue) } }
+        set { observedMutation(ObservedKeyPaths._vet) { setToOne(1, "vet", newValue) } }
     }
 
     public override func readColumns(_ reader: inout RowReader) {

@@ -8,15 +8,20 @@ public class Animal: StrataObject {
     public override class var entityName: String { "Animal" }
     private var _species: String = ""
 
+    /// The key paths the accessors report to Observation, each formed once.
+    private enum ObservedKeyPaths {
+        static let _species = \Animal.species
+    }
+
     /// `species`: String.
     public var species: String {
         get {
-            observationAccess(\Animal.species)
+            observationAccess(ObservedKeyPaths._species)
             return _species
         }
         set {
             willSet(0, "species")
-            observedMutation(\Animal.species) { _species = newValue }
+            observedMutation(ObservedKeyPaths._species) { _species = newValue }
         }
     }
 

@@ -12,63 +12,72 @@ public final class Thumbnail: StrataObject {
     private var _height: Int32 = 0
     private var _scale: Float = 1.0
 
+    /// The key paths the accessors report to Observation, each formed once.
+    private enum ObservedKeyPaths {
+        static let _url = \Thumbnail.url
+        static let _bytes = \Thumbnail.bytes
+        static let _width = \Thumbnail.width
+        static let _height = \Thumbnail.height
+        static let _scale = \Thumbnail.scale
+    }
+
     /// `url`: URL, unique.
     public var url: URL {
         get {
-            observationAccess(\Thumbnail.url)
+            observationAccess(ObservedKeyPaths._url)
             return _url
         }
         set {
             willSet(0, "url")
-            observedMutation(\Thumbnail.url) { _url = newValue }
+            observedMutation(ObservedKeyPaths._url) { _url = newValue }
         }
     }
 
     /// `bytes`: Data.
     public var bytes: Data {
         get {
-            observationAccess(\Thumbnail.bytes)
+            observationAccess(ObservedKeyPaths._bytes)
             return _bytes
         }
         set {
             willSet(1, "bytes")
-            observedMutation(\Thumbnail.bytes) { _bytes = newValue }
+            observedMutation(ObservedKeyPaths._bytes) { _bytes = newValue }
         }
     }
 
     /// `width`: Int32.
     public var width: Int32 {
         get {
-            observationAccess(\Thumbnail.width)
+            observationAccess(ObservedKeyPaths._width)
             return _width
         }
         set {
             willSet(2, "width")
-            observedMutation(\Thumbnail.width) { _width = newValue }
+            observedMutation(ObservedKeyPaths._width) { _width = newValue }
         }
     }
 
     /// `height`: Int32.
     public var height: Int32 {
         get {
-            observationAccess(\Thumbnail.height)
+            observationAccess(ObservedKeyPaths._height)
             return _height
         }
         set {
             willSet(3, "height")
-            observedMutation(\Thumbnail.height) { _height = newValue }
+            observedMutation(ObservedKeyPaths._height) { _height = newValue }
         }
     }
 
     /// `scale`: Float.
     public var scale: Float {
         get {
-            observationAccess(\Thumbnail.scale)
+            observationAccess(ObservedKeyPaths._scale)
             return _scale
         }
         set {
             willSet(4, "scale")
-            observedMutation(\Thumbnail.scale) { _scale = newValue }
+            observedMutation(ObservedKeyPaths._scale) { _scale = newValue }
         }
     }
 
