@@ -10,11 +10,17 @@ protocol Contender: Sendable {
     func fetchAll(path: String) async throws -> Checksum
     func smallQueries(path: String) async throws -> Checksum
     func aggregate(path: String) async throws -> Checksum
+    /// Whether the contender runs `workload` (all of them unless it says otherwise).
+    func takesPart(in workload: String) -> Bool
+}
+
+extension Contender {
+    func takesPart(in workload: String) -> Bool { true }
 }
 
 /// `STRATA_BENCH_CONTENDERS=strata,raw` limits the run (for profiling one contender).
 let selected = ProcessInfo.processInfo.environment["STRATA_BENCH_CONTENDERS"].map { Set($0.split(separator: ",").map(String.init)) }
-let contenders: [any Contender] = [StrataContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
+let contenders: [any Contender] = [StrataContender(), StrataMainContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
 let allWorkloads = ["insert"] + ImportSources.workloads + ["fetch", "small-queries", "aggregate"] + MigrationBench.workloads + [StreamBench.workload]
     + [ObservationBench.workload]
     + MonitorBench.workloads + PostgresBench.workloads
@@ -54,7 +60,7 @@ func milliseconds(_ duration: Duration) -> Double {
 func runBenchmarks() async throws -> Bool {
     /// Each contender's database, filled once by its own insert, for the read workloads.
     var prepared: [String: String] = [:]
-    for contender in contenders where workloads.contains(where: { ["fetch", "small-queries", "aggregate"].contains($0) }) {
+    for contender in contenders where workloads.contains(where: { ["fetch", "small-queries", "aggregate"].contains($0) && contender.takesPart(in: $0) }) {
         let path = Scratch.path("\(contender.name)-read")
         _ = try await contender.insert(Row.all, path: path)
         prepared[contender.name] = path
@@ -183,7 +189,7 @@ func runBenchmarks() async throws -> Bool {
         var importJSON: Data?
         // Interleave contenders round by round so machine noise hits all of them alike.
         for _ in 0..<rounds {
-            for contender in contenders {
+            for contender in contenders where contender.takesPart(in: workload) {
                 // The import's starting database and JSON document are made before the clock starts.
                 var importPath = ""
                 var importInput: ImportInput?
