@@ -91,7 +91,7 @@ extension ObjectContext {
         statement.reset()
         // The main context drops what only its map holds before the batch joins it: the batch's
         // objects are all held by `result`, so purging after would only hash them into the map's
-        // table to find them still held (a fifth of a large main-context fetch).
+        // table to find them still held (23M of a 100,000-row fetch's 337M instructions).
         if kind == .main, registered.countUpperBound + result.count > purgeThreshold { purge() }
         // Objects are registered after the loop, in one batch: a row appears at most once in a
         // fetch, and the registry then grows once instead of rehashing as it fills (registering
