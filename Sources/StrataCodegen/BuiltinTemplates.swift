@@ -159,10 +159,10 @@ import Strata
     {{ access }}override func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {
         switch ordinal {
         {% for attribute in entity.attributes %}
-        case {{ attribute.ordinal }}: registrar.withMutation(of: self, keyPath: \.{{ attribute.name }}) {}
+        case {{ attribute.ordinal }}: registrar.withMutation(of: self, keyPath: {{ attribute.keyPath }}) {}
         {% endfor %}
         {% for relationship in entity.toOnes %}
-        case {{ relationship.ordinal }}: registrar.withMutation(of: self, keyPath: \.{{ relationship.name }}) {}
+        case {{ relationship.ordinal }}: registrar.withMutation(of: self, keyPath: {{ relationship.keyPath }}) {}
         {% endfor %}
         default: super.observationChanged(column: ordinal, registrar: registrar)
         }
@@ -173,10 +173,10 @@ import Strata
     {{ access }}override func observationChanged(relationship index: Int, registrar: ObservationRegistrar) {
         switch index {
         {% for relationship in entity.toOnes %}
-        case {{ relationship.index }}: registrar.withMutation(of: self, keyPath: \.{{ relationship.name }}) {}
+        case {{ relationship.index }}: registrar.withMutation(of: self, keyPath: {{ relationship.keyPath }}) {}
         {% endfor %}
         {% for relationship in entity.toManys %}
-        case {{ relationship.index }}: registrar.withMutation(of: self, keyPath: \.{{ relationship.name }}) {}
+        case {{ relationship.index }}: registrar.withMutation(of: self, keyPath: {{ relationship.keyPath }}) {}
         {% endfor %}
         default: super.observationChanged(relationship: index, registrar: registrar)
         }

@@ -101,7 +101,7 @@ struct EntityContext {
         // passes it to the registrar on every read, and forming a key path literal costs more
         // than the rest of the read.
         let observedNames = entity.attributes.filter { $0.isStored || $0.isTransient }.map(\.name) + entity.relationships.map(\.name)
-        let observedKeyPaths = observedNames.map { "static let _\($0) = \\\(name).\(SwiftSyntax.identifier($0))" }
+        let observedKeyPaths = observedNames.map { "static let \(Self.observedMember($0)) = \\\(name).\(SwiftSyntax.identifier($0))" }
         return TemplateNode([
             "name": name, "plainName": entity.name, "observedKeyPaths": observedKeyPaths, "nameLiteral": SwiftSyntax.stringLiteral(entity.name),
             "docLines": SwiftSyntax.docLines(entity.doc),
@@ -114,9 +114,15 @@ struct EntityContext {
         ])
     }
 
+    /// The member of the generated `ObservedKeyPaths` enum that holds the key path of the
+    /// property `name` (a valid identifier for any property name, keywords included).
+    private static func observedMember(_ name: String) -> String {
+        "_" + name
+    }
+
     /// Where an accessor finds the key path of the property `name` that it reports to Observation.
     private static func observedKeyPath(_ name: String) -> String {
-        "ObservedKeyPaths._" + name
+        "ObservedKeyPaths." + observedMember(name)
     }
 
     /// Every key path a clause may use, rooted at this class, as `\Dog.name: "name"` dictionary

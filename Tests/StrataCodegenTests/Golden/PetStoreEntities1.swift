@@ -201,23 +201,23 @@ public final class Person: StrataObject {
 
     public override func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {
         switch ordinal {
-        case 0: registrar.withMutation(of: self, keyPath: \.personID) {}
-        case 1: registrar.withMutation(of: self, keyPath: \.name) {}
-        case 2: registrar.withMutation(of: self, keyPath: \.displayName) {}
-        case 3: registrar.withMutation(of: self, keyPath: \.createdAt) {}
-        case 4: registrar.withMutation(of: self, keyPath: \.token) {}
-        case 5: registrar.withMutation(of: self, keyPath: \.balance) {}
-        case 6: registrar.withMutation(of: self, keyPath: \.isActive) {}
-        case 7: registrar.withMutation(of: self, keyPath: \.website) {}
-        case 8: registrar.withMutation(of: self, keyPath: \.settings) {}
+        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._personID) {}
+        case 1: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._name) {}
+        case 2: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._displayName) {}
+        case 3: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._createdAt) {}
+        case 4: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._token) {}
+        case 5: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._balance) {}
+        case 6: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._isActive) {}
+        case 7: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._website) {}
+        case 8: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._settings) {}
         default: super.observationChanged(column: ordinal, registrar: registrar)
         }
     }
 
     public override func observationChanged(relationship index: Int, registrar: ObservationRegistrar) {
         switch index {
-        case 0: registrar.withMutation(of: self, keyPath: \.pets) {}
-        case 1: registrar.withMutation(of: self, keyPath: \.friends) {}
+        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._pets) {}
+        case 1: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._friends) {}
         default: super.observationChanged(relationship: index, registrar: registrar)
         }
     }
@@ -313,14 +313,14 @@ public final class Vet: StrataObject {
 
     public override func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {
         switch ordinal {
-        case 0: registrar.withMutation(of: self, keyPath: \.name) {}
+        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._name) {}
         default: super.observationChanged(column: ordinal, registrar: registrar)
         }
     }
 
     public override func observationChanged(relationship index: Int, registrar: ObservationRegistrar) {
         switch index {
-        case 0: registrar.withMutation(of: self, keyPath: \.patients) {}
+        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._patients) {}
         default: super.observationChanged(relationship: index, registrar: registrar)
         }
     }

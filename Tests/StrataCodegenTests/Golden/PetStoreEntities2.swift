@@ -127,20 +127,20 @@ public final class Dog: Animal {
 
     public override func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {
         switch ordinal {
-        case 1: registrar.withMutation(of: self, keyPath: \.nickname) {}
-        case 2: registrar.withMutation(of: self, keyPath: \.weight) {}
-        case 3: registrar.withMutation(of: self, keyPath: \.years) {}
-        case 4: registrar.withMutation(of: self, keyPath: \.legs) {}
-        case 5: registrar.withMutation(of: self, keyPath: \.master) {}
-        case 6: registrar.withMutation(of: self, keyPath: \.vet) {}
+        case 1: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._nickname) {}
+        case 2: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._weight) {}
+        case 3: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._years) {}
+        case 4: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._legs) {}
+        case 5: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._master) {}
+        case 6: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._vet) {}
         default: super.observationChanged(column: ordinal, registrar: registrar)
         }
     }
 
     public override func observationChanged(relationship index: Int, registrar: ObservationRegistrar) {
         switch index {
-        case 0: registrar.withMutation(of: self, keyPath: \.master) {}
-        case 1: registrar.withMutation(of: self, keyPath: \.vet) {}
+        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._master) {}
+        case 1: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._vet) {}
         default: super.observationChanged(relationship: index, registrar: registrar)
         }
     }

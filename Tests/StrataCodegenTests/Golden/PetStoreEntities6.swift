@@ -40,7 +40,7 @@ public class Animal: StrataObject {
 
     public override func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {
         switch ordinal {
-        case 0: registrar.withMutation(of: self, keyPath: \.species) {}
+        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._species) {}
         default: super.observationChanged(column: ordinal, registrar: registrar)
         }
     }

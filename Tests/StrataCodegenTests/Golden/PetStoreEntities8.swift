@@ -104,11 +104,11 @@ public final class Thumbnail: StrataObject {
 
     public override func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {
         switch ordinal {
-        case 0: registrar.withMutation(of: self, keyPath: \.url) {}
-        case 1: registrar.withMutation(of: self, keyPath: \.bytes) {}
-        case 2: registrar.withMutation(of: self, keyPath: \.width) {}
-        case 3: registrar.withMutation(of: self, keyPath: \.height) {}
-        case 4: registrar.withMutation(of: self, keyPath: \.scale) {}
+        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._url) {}
+        case 1: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._bytes) {}
+        case 2: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._width) {}
+        case 3: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._height) {}
+        case 4: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._scale) {}
         default: super.observationChanged(column: ordinal, registrar: registrar)
         }
     }
