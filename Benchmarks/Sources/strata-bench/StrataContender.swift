@@ -85,11 +85,15 @@ struct StrataContender: Contender {
         try await stack.read { reader in
             var checksum = Checksum()
             for query in 0..<Row.smallQueries {
-                let fetch = From<Item>().where(\.category == Int64(query) % Row.categories).orderBy(.descending(\.score)).tweak { $0.limit = 10 }
-                for item in try reader.fetchAll(fetch) { checksum.add(code: item.code, score: item.score) }
+                for item in try reader.fetchAll(smallQuery(query)) { checksum.add(code: item.code, score: item.score) }
             }
             return checksum
         }
+    }
+
+    /// The `query`th of the small queries: ten items of one category, highest score first.
+    static func smallQuery(_ query: Int) -> FetchChainBuilder<Item> {
+        From<Item>().where(\.category == Int64(query) % Row.categories).orderBy(.descending(\.score)).tweak { $0.limit = 10 }
     }
 
     func aggregate(path: String) async throws -> Checksum {
@@ -98,15 +102,21 @@ struct StrataContender: Contender {
 
     /// Counts and averages grouped by category.
     static func aggregate(in stack: DataStack) async throws -> Checksum {
-        try await stack.read { reader in
-            let rows = try reader.queryAttributes(
-                From<Item>().select(.attribute(\.category), .count(\.category, as: "n"), .average(\.score, as: "mean"))
-                    .groupBy(\.category).orderBy(.ascending(\.category)))
-            var checksum = Checksum()
-            for row in rows {
-                checksum.add(code: (row["category"] as? Int64 ?? 0) * Int64(row["n"] as? Int ?? 0), score: row["mean"] as? Double ?? 0)
-            }
-            return checksum
+        try await stack.read { reader in try checksum(ofAggregate: reader.queryAttributes(aggregateQuery)) }
+    }
+
+    /// Counts and averages of the items, grouped and ordered by category.
+    static var aggregateQuery: QueryChainBuilder<Item, QueryAttributes> {
+        From<Item>().select(.attribute(\.category), .count(\.category, as: "n"), .average(\.score, as: "mean"))
+            .groupBy(\.category).orderBy(.ascending(\.category))
+    }
+
+    /// The checksum of the aggregate query's rows.
+    static func checksum(ofAggregate rows: [QueryAttributes]) -> Checksum {
+        var checksum = Checksum()
+        for row in rows {
+            checksum.add(code: (row["category"] as? Int64 ?? 0) * Int64(row["n"] as? Int ?? 0), score: row["mean"] as? Double ?? 0)
         }
+        return checksum
     }
 }

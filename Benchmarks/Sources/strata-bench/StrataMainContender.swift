@@ -46,8 +46,7 @@ struct StrataMainContender: Contender {
     static func smallQueries(in stack: DataStack) throws -> Checksum {
         var checksum = Checksum()
         for query in 0..<Row.smallQueries {
-            let fetch = From<Item>().where(\.category == Int64(query) % Row.categories).orderBy(.descending(\.score)).tweak { $0.limit = 10 }
-            for item in try stack.fetchAll(fetch) { checksum.add(code: item.code, score: item.score) }
+            for item in try stack.fetchAll(StrataContender.smallQuery(query)) { checksum.add(code: item.code, score: item.score) }
         }
         return checksum
     }
@@ -59,13 +58,6 @@ struct StrataMainContender: Contender {
     /// Counts and averages grouped by category, in the main context.
     @MainActor
     static func aggregate(in stack: DataStack) throws -> Checksum {
-        let rows = try stack.queryAttributes(
-            From<Item>().select(.attribute(\.category), .count(\.category, as: "n"), .average(\.score, as: "mean"))
-                .groupBy(\.category).orderBy(.ascending(\.category)))
-        var checksum = Checksum()
-        for row in rows {
-            checksum.add(code: (row["category"] as? Int64 ?? 0) * Int64(row["n"] as? Int ?? 0), score: row["mean"] as? Double ?? 0)
-        }
-        return checksum
+        try StrataContender.checksum(ofAggregate: stack.queryAttributes(StrataContender.aggregateQuery))
     }
 }
