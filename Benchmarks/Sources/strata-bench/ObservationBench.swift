@@ -5,7 +5,8 @@ import Strata
 // `read-100k`: what Observation costs when nobody observes. Every item is fetched and every
 // property of each is read: `strata` in a read context (whose objects, a snapshot, do not report
 // to Observation) and `strata-main` in the main context (whose objects do), both through `Item`,
-// whose accessors are generated ones; `strata-plain` in a read context through `PlainItem`, the
+// whose accessors are generated ones; `strata-main-unobserved` in the main context of a stack
+// made with `observesObjects: false`; `strata-plain` in a read context through `PlainItem`, the
 // same class with the accessors of a generator without Observation; `observable-class` fetches
 // as `strata-plain` does and copies each item into `ObservableReference`, a class written as the
 // `@Observable` macro expands one, whose reads are what any Observable model pays. Printed: the
@@ -85,7 +86,7 @@ final class ObservableReference: BenchItemValues, Observable {
 
 enum ObservationBench {
     static let workload = "read-100k"
-    static let contenders = ["strata", "strata-main", "strata-plain", "observable-class"]
+    static let contenders = ["strata", "strata-main", "strata-main-unobserved", "strata-plain", "observable-class"]
     static let plainHistory = SchemaHistory(model: "Bench", versions: [Bench.v1], migrationChain: ["V1"], current: "V1", entityTypes: [PlainItem.self])
 
     /// Times of one round: fetch and reads together, and the reads alone, in milliseconds.
@@ -97,10 +98,10 @@ enum ObservationBench {
     /// Fetches every item and reads all its properties as `contender` does.
     static func run(_ contender: String, path: String) async throws -> (Checksum, Timing) {
         let plain = contender == "strata-plain" || contender == "observable-class"
-        let stack = DataStack(plain ? plainHistory : Bench.schemaHistory)
+        let stack = DataStack(plain ? plainHistory : Bench.schemaHistory, observesObjects: contender != "strata-main-unobserved")
         try stack.addStorageAndWait(SQLiteStore(fileURL: URL(fileURLWithPath: path)))
         switch contender {
-        case "strata-main":
+        case "strata-main", "strata-main-unobserved":
             return try await readInMainContext(stack)
         case "observable-class":
             return try await stack.read { reader in try measure { try reader.fetchAll(From<PlainItem>()).map(ObservableReference.init) } }
@@ -127,7 +128,8 @@ enum ObservationBench {
         return (checksum, Timing(total: milliseconds(end - start), reads: milliseconds(end - readsStart)))
     }
 
-    /// The same reads through the stack's main context, whose objects report to Observation.
+    /// The same reads through the stack's main context, whose objects report to Observation
+    /// unless the stack was made with `observesObjects: false`.
     @MainActor
     static func readInMainContext(_ stack: DataStack) throws -> (Checksum, Timing) {
         try measure { try stack.fetchAll(From<Item>()) }

@@ -272,7 +272,8 @@ final class ContextToken {
     /// need none of their own (an `ObservationRegistrar` is an allocation).
     @usableFromInline let registrar = ObservationRegistrar()
     /// Whether the context's objects report to Observation: not those of a read context, a
-    /// snapshot whose objects never change, so that reading them costs what it did before.
+    /// snapshot whose objects never change, so that reading them costs what it did before, nor
+    /// those of a stack made with `observesObjects: false`.
     @usableFromInline let isObservable: Bool
     /// Whether an accessor of an object of the context was ever read: the main context then
     /// re-reads its objects as soon as another stack or process commits, so observers hear of it.
@@ -282,7 +283,7 @@ final class ContextToken {
         self.context = context
         self.kind = context.kind
         self.state = context.kind == .transaction ? .writable : .readOnly
-        self.isObservable = context.kind != .reader
+        self.isObservable = context.kind != .reader && context.core.observesObjects
     }
 }
 

@@ -19,9 +19,15 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
     /// Other stacks and processes may write the same files: every `externalCommitCheckInterval`
     /// (100 ms unless given; nil turns it off) the stack checks whether one did, and if so the
     /// main context and every monitor catch up. A commit of this stack catches up at once.
-    public init(_ schemaHistory: SchemaHistory, externalCommitCheckInterval: Duration? = .milliseconds(100)) {
+    ///
+    /// Objects of the main context and of transactions are `Observable` unless `observesObjects`
+    /// is false: then their accessors never report to Observation, and reading a property costs
+    /// a flag test, as in a read context. An app that never tracks its objects (no SwiftUI view or
+    /// `withObservationTracking` reads them) can turn it off; monitors stay observable either way.
+    public init(_ schemaHistory: SchemaHistory, externalCommitCheckInterval: Duration? = .milliseconds(100),
+                observesObjects: Bool = true) {
         self.schemaHistory = schemaHistory
-        self.core = StackCore(history: schemaHistory)
+        self.core = StackCore(history: schemaHistory, observesObjects: observesObjects)
         self.writer = Writer(label: "strata.writer.\(schemaHistory.modelName)")
         self.main = MainContext(core: core, watchInterval: externalCommitCheckInterval)
     }

@@ -42,6 +42,8 @@ final class StorageHandle: Sendable {
 /// counters. All of it is immutable or behind a mutex, so contexts on any thread can use it.
 final class StackCore: Sendable {
     let history: SchemaHistory
+    /// Whether the objects of the main context and of transactions report to Observation.
+    let observesObjects: Bool
     let layout: StoreLayout
     /// Read-only connections kept between read contexts.
     let readers = ReaderPool()
@@ -60,8 +62,9 @@ final class StackCore: Sendable {
         let table: Int32
     }
 
-    init(history: SchemaHistory) {
+    init(history: SchemaHistory, observesObjects: Bool = true) {
         self.history = history
+        self.observesObjects = observesObjects
         self.layout = StoreLayout(version: history.currentVersion, types: history.entityTypes)
         for entity in history.currentVersion.entities where history.entityTypes[entity.name] == nil {
             misuse("Strata: the schema history has no class for entity '\(entity.name)'")
