@@ -13,22 +13,24 @@ public struct RowReader {
 
     /// The SQLite statement positioned on the row, when the row is read straight from SQLite.
     @usableFromInline let statement: OpaquePointer?
-    /// The row's values otherwise; borrowed for as long as the reader is used.
-    @usableFromInline let values: UnsafeBufferPointer<SQLValue>
-    /// Column index of each lineage ordinal; borrowed for as long as the reader is used.
-    @usableFromInline let map: UnsafeBufferPointer<Int32>
-    @usableFromInline var ordinal = 0
+    /// The row's values otherwise (a buffer borrowed for as long as the reader is used), so that
+    /// the reader stays three words: a generated `readColumns(_:)` then keeps it in registers
+    /// across the SQLite calls instead of reloading it from memory for every column.
+    @usableFromInline let values: UnsafePointer<UnsafeBufferPointer<SQLValue>>?
+    /// The column index of the next lineage ordinal, in the borrowed column map.
+    @usableFromInline var cursor: UnsafePointer<Int32>
 
-    private init(statement: OpaquePointer?, values: UnsafeBufferPointer<SQLValue>, map: UnsafeBufferPointer<Int32>) {
+    private init(statement: OpaquePointer?, values: UnsafePointer<UnsafeBufferPointer<SQLValue>>?, map: UnsafeBufferPointer<Int32>) {
         self.statement = statement
         self.values = values
-        self.map = map
+        // An empty map is never read; its stand-in is any non-null, aligned address.
+        self.cursor = map.baseAddress ?? UnsafePointer(bitPattern: MemoryLayout<Int32>.alignment)!
     }
 
     /// Runs `body` with a reader of `row` through `map`.
     static func reading<Result>(_ row: DatabaseRow, map: UnsafeBufferPointer<Int32>, _ body: (inout RowReader) -> Result) -> Result {
         if let sqlite = row.sqlite {
-            var reader = RowReader(statement: sqlite.handle, values: UnsafeBufferPointer(start: nil, count: 0), map: map)
+            var reader = RowReader(statement: sqlite.handle, values: nil, map: map)
             return body(&reader)
         }
         return reading(values: row.values ?? [], map: map, body)
@@ -37,24 +39,27 @@ public struct RowReader {
     /// Runs `body` with a reader of values (a backend's decoded row, or those a commit captured
     /// to refresh the main context) through `map`.
     static func reading<Result>(values: [SQLValue], map: UnsafeBufferPointer<Int32>, _ body: (inout RowReader) -> Result) -> Result {
-        values.withUnsafeBufferPointer { values in
-            var reader = RowReader(statement: nil, values: values, map: map)
-            return body(&reader)
+        values.withUnsafeBufferPointer { buffer in
+            withUnsafePointer(to: buffer) { buffer in
+                var reader = RowReader(statement: nil, values: buffer, map: map)
+                return body(&reader)
+            }
         }
     }
 
-    /// The column of the next ordinal.
+    /// The column of the next ordinal. The map has one entry per ordinal of the lineage, and a
+    /// generated `readColumns(_:)` reads each ordinal once, so the cursor stays inside it.
     @inlinable @inline(__always)
     mutating func next() -> Int32 {
-        defer { ordinal += 1 }
-        return map[ordinal]
+        defer { cursor += 1 }
+        return cursor.pointee
     }
 
     /// The row as `DatabaseRow` reads it, for what is not inlined.
     private var row: SQLiteRow? { statement.map(SQLiteRow.init(handle:)) }
 
-    /// The value of a column of `values` (NULL past its end).
-    private func valueAt(_ column: Int32) -> SQLValue { DatabaseRow.value(column, of: values) }
+    /// The value of a column of `values` (NULL past its end, or when the row is SQLite's).
+    private func valueAt(_ column: Int32) -> SQLValue { values.map { DatabaseRow.value(column, of: $0.pointee) } ?? .null }
 
     @inlinable @inline(__always)
     func isNull(_ column: Int32) -> Bool {
@@ -92,10 +97,16 @@ public struct RowReader {
         return DatabaseRow.double(of: valueAt(column))
     }
 
-    @usableFromInline func text(_ column: Int32) -> String {
-        if let row { return row.string(column) }
-        return DatabaseRow.string(of: valueAt(column))
+    @inlinable @inline(__always)
+    func text(_ column: Int32) -> String {
+        if let statement {
+            guard let text = sqlite3_column_text(statement, column) else { return "" }
+            return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+        }
+        return textValue(column)
     }
+
+    @usableFromInline func textValue(_ column: Int32) -> String { DatabaseRow.string(of: valueAt(column)) }
 
     /// The next column as an integer.
     @inlinable public mutating func int64() -> Int64 { integer(next()) }
