@@ -26,8 +26,9 @@ final class Held<Value> {
 @Suite("Observation")
 @MainActor
 struct ObservationTests {
-    private func stackWithAnn() async throws -> (DataStack, Customer) {
-        let stack = DataStack(Shop.schemaHistory)
+    /// A stack holding customers Ann and Bob, and Ann fetched into its main context.
+    static func stackWithAnn(observesObjects: Bool = true) async throws -> (DataStack, Customer) {
+        let stack = DataStack(Shop.schemaHistory, observesObjects: observesObjects)
         try stack.addStorageAndWait(freshStore())
         try await stack.perform { transaction in
             let ann = transaction.create(Into<Customer>())
@@ -42,7 +43,7 @@ struct ObservationTests {
 
     /// A tracking of one property is told of a commit that changes it, and of no other.
     @Test func trackingIsPerProperty() async throws {
-        let (stack, ann) = try await stackWithAnn()
+        let (stack, ann) = try await Self.stackWithAnn()
         let id = ann.objectID(as: Customer.self)
         let told = ObservedNotes()
         withObservationTracking { _ = ann.name } onChange: { told.record("name") }
@@ -56,7 +57,7 @@ struct ObservationTests {
 
     /// The documentation's example: a tracked read, told of a commit that changes it.
     @Test func theDocumentedExampleIsTold() async throws {
-        let (stack, _) = try await stackWithAnn()
+        let (stack, _) = try await Self.stackWithAnn()
         let told = ObservedNotes()
         // snippet: observable
         let ann = try #require(try stack.fetchOne(From<Customer>().where(\.name == "Ann")))
@@ -73,7 +74,7 @@ struct ObservationTests {
 
     /// An observer told of a commit reads the whole commit: every property it changed.
     @Test func anObserverReadsTheWholeCommit() async throws {
-        let (stack, ann) = try await stackWithAnn()
+        let (stack, ann) = try await Self.stackWithAnn()
         let id = ann.objectID(as: Customer.self)
         let told = ObservedNotes()
         withObservationTracking { _ = ann.name } onChange: {
@@ -92,7 +93,7 @@ struct ObservationTests {
 
     /// A change to an object nobody read through its accessors tells no tracking of another.
     @Test func aChangeToAnUnreadObjectTellsNoOne() async throws {
-        let (stack, ann) = try await stackWithAnn()
+        let (stack, ann) = try await Self.stackWithAnn()
         let told = ObservedNotes()
         withObservationTracking { _ = ann.name } onChange: { told.record("name") }
         try await stack.perform { transaction in
@@ -132,7 +133,7 @@ struct ObservationTests {
 
     /// To-one and to-many relationships are observable, the inverse side too.
     @Test func relationshipsAreObservable() async throws {
-        let (stack, ann) = try await stackWithAnn()
+        let (stack, ann) = try await Self.stackWithAnn()
         let annID = ann.objectID(as: Customer.self)
         try await stack.perform { transaction in
             let order = transaction.create(Into<Order>())
@@ -153,7 +154,7 @@ struct ObservationTests {
 
     /// A deletion is observable through `isDeleted`.
     @Test func aDeletionIsObservable() async throws {
-        let (stack, ann) = try await stackWithAnn()
+        let (stack, ann) = try await Self.stackWithAnn()
         let id = ann.objectID(as: Customer.self)
         let told = ObservedNotes()
         let held = Held(ann)
@@ -183,7 +184,7 @@ struct ObservationTests {
     /// List and object monitors are observable: a view reading `objects` is told when the list
     /// changes, one reading `object` when it is updated or deleted.
     @Test func monitorsAreObservable() async throws {
-        let (stack, ann) = try await stackWithAnn()
+        let (stack, ann) = try await Self.stackWithAnn()
         let id = ann.objectID(as: Customer.self)
         let list = try stack.monitorList(From<Customer>().orderBy(.ascending(\.name)))
         let single = try stack.monitorObject(id)

@@ -11,14 +11,7 @@ import Testing
 @MainActor
 struct UnobservedStackTests {
     @Test func mainContextObjectsTellNoTrackingButHoldTheCommit() async throws {
-        let stack = DataStack(Shop.schemaHistory, observesObjects: false)
-        try stack.addStorageAndWait(freshStore())
-        try await stack.perform { transaction in
-            let ann = transaction.create(Into<Customer>())
-            ann.name = "Ann"
-            ann.email = "ann@example.com"
-        }
-        let ann = try #require(try stack.fetchOne(From<Customer>()))
+        let (stack, ann) = try await ObservationTests.stackWithAnn(observesObjects: false)
         let id = ann.objectID(as: Customer.self)
         let list = try stack.monitorList(From<Customer>().orderBy(.ascending(\.name)))
         let told = ObservedNotes()
