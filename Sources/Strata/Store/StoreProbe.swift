@@ -42,6 +42,17 @@ enum StoreProbe {
                 guard case .sqlite = error else { throw StoreOpener.notAStore(error, file: file) }
             }
         }
+        if let result = try readCopy(path, file: file, read) { return result }
+        // The log went between the size check and the copy: the last connection of another stack
+        // or process checkpointed it into the file and removed it, so the file alone now holds
+        // every commit, read as when there was no log.
+        return try readThrough(uri(path, query: "immutable=1"), file: file, read)
+    }
+
+    /// Runs `read` on a private copy of the store and its log, deleted afterwards; nil when the
+    /// log is no longer there to copy.
+    static func readCopy<T>(_ path: String, file: String, _ read: (SQLiteConnection) throws(StrataError) -> T) throws(StrataError) -> T? {
+        let manager = FileManager.default
         let copy = manager.temporaryDirectory.appendingPathComponent("strata-probe-\(UUID().uuidString)")
         defer { try? manager.removeItem(at: copy) }
         let copied = copy.appendingPathComponent("store.sqlite").path
@@ -50,6 +61,7 @@ enum StoreProbe {
             try manager.copyItem(atPath: path, toPath: copied)
             try manager.copyItem(atPath: path + "-wal", toPath: copied + "-wal")
         } catch {
+            if manager.fileExists(atPath: path), !manager.fileExists(atPath: path + "-wal") { return nil }
             throw .fileSystem(path: path, message: "cannot read the store's log without changing it: \(error.localizedDescription)")
         }
         return try readThrough(copied, file: file, read)
