@@ -24,16 +24,6 @@ struct UnobservedStackTests {
     }
 
     @Test func transactionObjectsTellNoTracking() async throws {
-        let stack = DataStack(Shop.schemaHistory, observesObjects: false)
-        try stack.addStorageAndWait(freshStore())
-        let notes = try await stack.perform { transaction in
-            let told = ObservedNotes()
-            let product = transaction.create(Into<Product>())
-            product.sku = "W-1"
-            withObservationTracking { _ = product.stock } onChange: { told.record("stock") }
-            product.stock = 5
-            return told.notes
-        }
-        #expect(notes.isEmpty)
+        #expect(try await ObservationTests.notesOfTrackedStock(observesObjects: false).isEmpty)
     }
 }
