@@ -99,10 +99,7 @@ public struct RowReader {
 
     @inlinable @inline(__always)
     func text(_ column: Int32) -> String {
-        if let statement {
-            guard let text = sqlite3_column_text(statement, column) else { return "" }
-            return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
-        }
+        if let statement { return SQLiteRow(handle: statement).string(column) }
         return textValue(column)
     }
 

@@ -83,8 +83,11 @@ final class SQLiteStatement: DatabaseStatement {
 }
 
 /// Typed access to the current row of a statement, by column index.
+@usableFromInline
 struct SQLiteRow {
-    let handle: OpaquePointer
+    @usableFromInline let handle: OpaquePointer
+
+    @usableFromInline init(handle: OpaquePointer) { self.handle = handle }
 
     @inline(__always) func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
     @inline(__always) func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
@@ -96,7 +99,8 @@ struct SQLiteRow {
         return value
     }
 
-    func string(_ index: Int32) -> String {
+    /// The column as text; inlinable, so a generated `readColumns(_:)` reads it without a call.
+    @inlinable func string(_ index: Int32) -> String {
         guard let text = sqlite3_column_text(handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
