@@ -44,7 +44,13 @@ extension StrataObject {
         home._withUnsafeGuaranteedRef { home in
             let token = home.token
             token.hasObservedObjects = true
-            token.registrar.access(unsafeDowncast(self, to: Root.self), keyPath: keyPath)
+            // The subject is `self` as a `StrataObject`, and the key path is the same object seen
+            // through that root (sound: `self` is a `Root`, and the registrar records the key
+            // path's identity, which this leaves as it is). Both are borrowed: converting either
+            // one by value made the call retain and release it, two atomic operations per read.
+            // The caller's key path outlives the call, as `self` does.
+            let path = Unmanaged<KeyPath<StrataObject, Member>>.fromOpaque(Unmanaged.passUnretained(keyPath).toOpaque())
+            path._withUnsafeGuaranteedRef { token.registrar.access(self, keyPath: $0) }
         }
     }
 
