@@ -182,6 +182,36 @@ struct TransactionTests {
         #expect(try stack.fetchCount(From<Person>()) == 0)
     }
 
+    @Test func aRequiredValueStillUnsetAfterAFetchWroteTheRowFailsTheCommit() async throws {
+        let stack = try makeStack()
+        await #expect(throws: StrataError.missingValue(entity: "Person", attribute: "name")) {
+            try await stack.perform { transaction in
+                let person = transaction.create(Into<Person>())
+                person.age = 3
+                // Both fetches write the new row first: the first inserts it, the second updates it.
+                _ = try transaction.fetchCount(From<Person>())
+                person.age = 4
+                _ = try transaction.fetchCount(From<Person>())
+            }
+        }
+        #expect(try stack.fetchCount(From<Person>()) == 0)
+    }
+
+    @Test func aRequiredValueSetAfterAFetchWroteTheRowSatisfiesTheCommit() async throws {
+        let stack = try makeStack()
+        try await stack.perform { transaction in
+            let person = transaction.create(Into<Person>())
+            person.age = 3
+            _ = try transaction.fetchCount(From<Person>())
+            person.name = "Late"
+            _ = try transaction.fetchCount(From<Person>())
+            // A write that changes another column leaves the name known as set.
+            person.age = 4
+            _ = try transaction.fetchCount(From<Person>())
+        }
+        #expect(try stack.fetchAll(From<Person>()).map(\.name) == ["Late"])
+    }
+
     @Test func uniquenessViolationsRollBack() async throws {
         let stack = try makeStack()
         try await stack.perform { transaction in

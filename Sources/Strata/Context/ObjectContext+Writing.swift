@@ -179,8 +179,7 @@ extension ObjectContext {
             object.bindColumns(to: &binder)
             try binder.checkEncoding()
             try statement.step()
-            object.isWritten = true
-            object.dirty.removeAll()
+            object.didWrite(layout)
         }
         unwritten.removeAll(keepingCapacity: true)
     }
@@ -206,7 +205,7 @@ extension ObjectContext {
             try statement.step()
             // What the store holds now, for the next conflict check.
             if tracksConflicts { originals[object.key] = Self.currentValues(of: object) }
-            object.dirty.removeAll()
+            object.didWrite(layout)
         }
         // Objects in conflict stay changed, for the commit to report.
         if conflicts.isEmpty { dirtyWritten.removeAll() } else { dirtyWritten = dirtyWritten.filter { conflicts.contains($0.key) } }
@@ -282,7 +281,7 @@ extension ObjectContext {
         if let deferredError { throw deferredError }
         for object in created where !object.deleted {
             guard let layout = object.layout else { continue }
-            for ordinal in layout.requiredOrdinals where !object.assigned.contains(ordinal) {
+            if let ordinal = object.firstUnsetRequiredColumn(layout) {
                 throw .missingValue(entity: layout.name, attribute: layout.columns[ordinal].property)
             }
         }

@@ -2,8 +2,9 @@
 final class ObjectExtras {
     /// Changed columns from 64 on.
     var dirtyHigh: [UInt64]?
-    /// Assigned columns from 64 on.
-    var assignedHigh: [UInt64]?
+    /// Required columns an inserted object's row was written without, while its transaction has
+    /// not yet committed (see `StrataObject.lacksRequiredValue`).
+    var unsetRequired: ColumnSet?
     /// Loaded to-many relationships.
     var toManyKeys: [Int: [ObjectKey]]?
 }

@@ -22,8 +22,6 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     @exclusivity(unchecked) final var rowID: Int64 = 0
     /// Columns below 64 changed since the object was last written, one bit each.
     @exclusivity(unchecked) private final var dirtyLow: UInt64 = 0
-    /// Columns below 64 given a value since the object was created (required-attribute check).
-    @exclusivity(unchecked) private final var assignedLow: UInt64 = 0
     /// What few objects need: columns from 64 on, loaded to-many relationships.
     @exclusivity(unchecked) private final var extras: ObjectExtras?
     @exclusivity(unchecked) final var isInserted = false
@@ -60,13 +58,33 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
         }
     }
 
-    /// Columns given a value since the object was created (required-attribute check).
-    final var assigned: ColumnSet {
-        get { ColumnSet(low: assignedLow, high: extras?.assignedHigh) }
-        set {
-            assignedLow = newValue.low
-            if newValue.high != nil || extras?.assignedHigh != nil { madeExtras.assignedHigh = newValue.high }
+    /// The first required column (by lineage ordinal) of a new object that was never given a
+    /// value, for the commit's check; nil when it has them all.
+    ///
+    /// Until the object's row is first written, its changed columns are exactly the ones set since
+    /// it was created. A write clears them, so the required columns a write found unset are kept
+    /// (in the extras: few objects are written before they are complete), and each later write
+    /// takes off the ones set since.
+    final func firstUnsetRequiredColumn(_ layout: EntityLayout) -> Int? {
+        if !isWritten, let mask = layout.requiredMask, dirtyLow & mask == mask { return nil }
+        return layout.requiredOrdinals.first(where: isUnset(requiredColumn:))
+    }
+
+    /// Whether a required column has had no value since the object was created.
+    private final func isUnset(requiredColumn ordinal: Int) -> Bool {
+        !dirty.contains(ordinal) && (!isWritten || extras?.unsetRequired?.contains(ordinal) == true)
+    }
+
+    /// Records that the object's row now holds its values: the changed columns are cleared, and
+    /// an inserted object keeps which required columns it was written without.
+    final func didWrite(_ layout: EntityLayout) {
+        if isInserted, firstUnsetRequiredColumn(layout) != nil || extras?.unsetRequired != nil {
+            var unset = ColumnSet()
+            for ordinal in layout.requiredOrdinals where isUnset(requiredColumn: ordinal) { _ = unset.insert(ordinal) }
+            madeExtras.unsetRequired = unset.isEmpty ? nil : unset
         }
+        isWritten = true
+        dirty.removeAll()
     }
 
     /// Whether the column just marked changed may be the object's only changed one: true when
@@ -90,15 +108,11 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
         return made
     }
 
-    /// Marks a column assigned and changed; returns whether it was not changed before.
+    /// Marks a column changed; returns whether it was not changed before.
     @inline(__always)
-    private final func markAssignedAndDirty(_ ordinal: Int) -> Bool {
-        guard ordinal < 64 else {
-            assigned.insert(ordinal)
-            return dirty.insert(ordinal)
-        }
+    private final func markDirty(_ ordinal: Int) -> Bool {
+        guard ordinal < 64 else { return dirty.insert(ordinal) }
         let bit = UInt64(1) << UInt64(ordinal)
-        assignedLow |= bit
         defer { dirtyLow |= bit }
         return dirtyLow & bit == 0
     }
@@ -203,7 +217,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
 
     /// Marks a column changed on behalf of the runtime (inverse updates), without the setter checks.
     final func markChanged(_ ordinal: Int) {
-        if markAssignedAndDirty(ordinal), isWritten {
+        if markDirty(ordinal), isWritten {
             token?.context?.markUpdated(self, column: ordinal)
         }
     }
@@ -236,7 +250,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
             }
         }
         guard ordinal >= 0 else { return }
-        if markAssignedAndDirty(ordinal), isWritten {
+        if markDirty(ordinal), isWritten {
             token.context?.markUpdated(self, column: ordinal)
         }
     }
