@@ -66,7 +66,11 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     /// (in the extras: few objects are written before they are complete), and each later write
     /// takes off the ones set since.
     final func firstUnsetRequiredColumn(_ layout: EntityLayout) -> Int? {
-        if !isWritten, let mask = layout.requiredMask, dirtyLow & mask == mask { return nil }
+        if isWritten {
+            guard extras?.unsetRequired != nil else { return nil }
+        } else if layout.requiredColumns.high == nil, dirtyLow & layout.requiredColumns.low == layout.requiredColumns.low {
+            return nil
+        }
         return layout.requiredOrdinals.first(where: isUnset(requiredColumn:))
     }
 

@@ -45,9 +45,9 @@ final class EntityLayout: Sendable {
     let ordinals: [String: Int]
     /// Ordinals of attributes that must be assigned before a new object is saved.
     let requiredOrdinals: [Int]
-    /// `requiredOrdinals` as a bit set, when all of them are below 64 (nil otherwise): one test
-    /// tells whether a new object set them all.
-    let requiredMask: UInt64?
+    /// `requiredOrdinals` as a column set: while all are below 64, one test of a new object's
+    /// changed columns tells whether it set them all.
+    let requiredColumns: ColumnSet
 
     var name: String { description.name }
 
@@ -73,7 +73,9 @@ final class EntityLayout: Sendable {
         self.relationships = lineage.flatMap(\.relationships)
         self.ordinals = Dictionary(columns.enumerated().map { ($1.property, $0) }, uniquingKeysWith: { first, _ in first })
         self.requiredOrdinals = columns.indices.filter { columns[$0].attribute?.isRequired == true }
-        self.requiredMask = requiredOrdinals.allSatisfy { $0 < 64 } ? requiredOrdinals.reduce(0) { $0 | UInt64(1) << UInt64($1) } : nil
+        var requiredColumns = ColumnSet()
+        for ordinal in requiredOrdinals { _ = requiredColumns.insert(ordinal) }
+        self.requiredColumns = requiredColumns
         var written = [BatchedWrite.Column(name: StoreLayout.idColumn, type: nil)]
         if entityCode != nil { written.append(BatchedWrite.Column(name: StoreLayout.entityColumn, type: nil)) }
         written += columns.map(\.written)
