@@ -84,9 +84,9 @@ extension ObjectContext {
         // A SQLite statement is read through its own type, so that stepping and reading each row
         // are direct calls rather than calls through the protocol.
         let result = if let sqlite = statement as? SQLiteStatement {
-            try objects(of: sqlite, plan: plan, storage: storage.index)
+            try objects(of: sqlite, plan: plan, storage: storage.index, limit: tweak.limit)
         } else {
-            try objects(of: statement, plan: plan, storage: storage.index)
+            try objects(of: statement, plan: plan, storage: storage.index, limit: tweak.limit)
         }
         statement.reset()
         // The main context drops what only its map holds before the batch joins it: the batch's
@@ -101,10 +101,11 @@ extension ObjectContext {
     }
 
     /// The objects of the rows a statement steps through: registered ones where the context has
-    /// them, new ones read from the row otherwise.
+    /// them, new ones read from the row otherwise. `limit` (the fetch's, when it has one) sizes
+    /// the first buffer.
     @inline(__always)
-    private func objects<Statement: DatabaseStatement>(of statement: Statement, plan: FetchPlan, storage: Int32) throws(StrataError) -> [StrataObject] {
-        var result: [StrataObject] = []
+    private func objects<Statement: DatabaseStatement>(of statement: Statement, plan: FetchPlan, storage: Int32, limit: Int?) throws(StrataError) -> [StrataObject] {
+        var result = ObjectCollector(capacity: Swift.min(limit ?? 64, 1024))
         let hadObjects = !registered.isEmpty
         if !plan.hasEntityColumn, let single = plan.kinds.first {
             // One kind of row: its column map and home are taken once, not per row.
@@ -132,7 +133,7 @@ extension ObjectContext {
                 result.append(read(row, kind: kind, key: key))
             }
         }
-        return result
+        return result.finish()
     }
 
     /// The error an invalid key-path expression stands for.

@@ -1,0 +1,39 @@
+import Testing
+@testable import Strata
+
+@Suite("Fetch result collector")
+struct ObjectCollectorTests {
+    @Test(arguments: [0, 1, 15, 16, 17, 1_000, 70_000])
+    func handsOverEveryObjectInOrderAndHoldsNoneAfterwards(count: Int) {
+        var identities: [ObjectIdentifier] = []
+        var result: [StrataObject]
+        do {
+            let objects = (0..<count).map { _ in StrataObject() }
+            identities = objects.map(ObjectIdentifier.init)
+            var collector = ObjectCollector(capacity: 1)
+            for object in objects { collector.append(object) }
+            result = collector.finish()
+        }
+        #expect(result.map(ObjectIdentifier.init) == identities)
+        // The array is each object's only owner: nothing was retained twice or lost.
+        let soleOwners = result.indices.filter { isKnownUniquelyReferenced(&result[$0]) }.count
+        #expect(soleOwners == count)
+    }
+
+    @Test func aCollectorDroppedMidwayReleasesWhatItGathered() {
+        weak var first: StrataObject?
+        weak var last: StrataObject?
+        do {
+            var collector = ObjectCollector(capacity: 4)
+            for index in 0..<100 {
+                let object = StrataObject()
+                if index == 0 { first = object }
+                if index == 99 { last = object }
+                collector.append(object)
+            }
+            #expect(first != nil && last != nil)
+        }
+        #expect(first == nil)
+        #expect(last == nil)
+    }
+}
