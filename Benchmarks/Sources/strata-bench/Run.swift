@@ -20,7 +20,7 @@ extension Contender {
 
 /// `STRATA_BENCH_CONTENDERS=strata,raw` limits the run (for profiling one contender).
 let selected = ProcessInfo.processInfo.environment["STRATA_BENCH_CONTENDERS"].map { Set($0.split(separator: ",").map(String.init)) }
-let contenders: [any Contender] = [StrataContender(), StrataMainContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
+let contenders: [any Contender] = [StrataContender(), StrataMainContender(), StrataMainKeptContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
 let allWorkloads = ["insert"] + ImportSources.workloads + ["fetch", "small-queries", "aggregate"] + MigrationBench.workloads + [StreamBench.workload]
     + [ObservationBench.workload]
     + MonitorBench.workloads + PostgresBench.workloads
