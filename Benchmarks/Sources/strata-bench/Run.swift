@@ -50,6 +50,14 @@ func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
+/// The median of each round's time over raw's time in the same round. Rounds interleave the
+/// contenders, so a round's times are taken moments apart: when the machine's speed drifts over a
+/// run (a virtual machine's does), this ratio moves less than the ratio of the two medians, which
+/// may pair one contender's fast round with the other's slow one.
+func pairedRatio(_ values: [Double], _ raw: [Double]) -> Double {
+    let ratios = zip(values, raw).compactMap { $1 > 0 ? $0 / $1 : nil }
+    return ratios.isEmpty ? 0 : median(ratios)
+}
 func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }
@@ -230,7 +238,9 @@ func runBenchmarks() async throws -> Bool {
         for contender in contenders {
             guard let values = timings[contender.name] else { continue }
             let value = median(values)
-            print("BENCH workload=\(workload) contender=\(contender.name) median_ms=\(String(format: "%.2f", value)) ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0)) load=\(loadAverage())")
+            let paired = timings["raw"].map { pairedRatio(values, $0) } ?? 0
+            print("BENCH workload=\(workload) contender=\(contender.name) median_ms=\(String(format: "%.2f", value)) ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0)) "
+                  + "paired_ratio_vs_raw=\(String(format: "%.2f", paired)) load=\(loadAverage())")
         }
     }
     Scratch.clean()
