@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 @testable import Strata
 
@@ -35,5 +37,16 @@ struct ObjectCollectorTests {
         }
         #expect(first == nil)
         #expect(last == nil)
+    }
+
+    /// Empty fetches finishing on many threads at once share no memory: under the thread
+    /// sanitizer (`.ci/run`), an empty result made through `Array(unsafeUninitializedCapacity: 0)`
+    /// is reported as a race on the standard library's shared empty-array storage.
+    @Test func emptyResultsFinishedOnManyThreadsAtOnceAreEmpty() {
+        let empties = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            if ObjectCollector().finish().isEmpty { empties.withLock { $0 += 1 } }
+        }
+        #expect(empties.withLock { $0 } == 64)
     }
 }

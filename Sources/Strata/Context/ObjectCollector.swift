@@ -39,8 +39,15 @@ struct ObjectCollector: ~Copyable {
         let count = self.count
         let base = self.base
         discard self
+        // An empty result is the literal: `Array(unsafeUninitializedCapacity: 0)` stores its count
+        // into the standard library's one shared empty-array storage, a write that two threads
+        // finishing empty fetches at once would race on (ThreadSanitizer reports it).
+        guard count > 0 else {
+            free(base)
+            return []
+        }
         let result = [StrataObject](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if count > 0, let destination = buffer.baseAddress { destination.moveInitialize(from: base, count: count) }
+            buffer.baseAddress?.moveInitialize(from: base, count: count)
             initialized = count
         }
         free(base)
