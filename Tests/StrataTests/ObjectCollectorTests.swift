@@ -12,7 +12,7 @@ struct ObjectCollectorTests {
         do {
             let objects = (0..<count).map { _ in StrataObject() }
             identities = objects.map(ObjectIdentifier.init)
-            var collector = ObjectCollector(capacity: 1)
+            var collector = ObjectCollector(limit: 1)
             for object in objects { collector.append(object) }
             result = collector.finish()
         }
@@ -26,7 +26,7 @@ struct ObjectCollectorTests {
         weak var first: StrataObject?
         weak var last: StrataObject?
         do {
-            var collector = ObjectCollector(capacity: 4)
+            var collector = ObjectCollector(limit: 4)
             for index in 0..<100 {
                 let object = StrataObject()
                 if index == 0 { first = object }

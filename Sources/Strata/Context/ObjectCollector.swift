@@ -15,10 +15,11 @@ struct ObjectCollector: ~Copyable {
     private var count = 0
     private var capacity: Int
 
-    /// An empty collector with room for `capacity` objects before it grows.
-    init(capacity: Int = 64) {
-        self.capacity = Swift.max(capacity, 16)
-        base = Self.resized(nil, to: self.capacity)
+    /// An empty collector for a fetch of at most `limit` rows (nil: no limit), with room for
+    /// that many (16 at least, 1,024 at most; 64 without a limit) before it grows.
+    init(limit: Int? = nil) {
+        capacity = Swift.min(Swift.max(limit ?? 64, 16), 1024)
+        base = Self.resized(nil, to: capacity)
     }
 
     deinit {

@@ -105,7 +105,7 @@ extension ObjectContext {
     /// the first buffer.
     @inline(__always)
     private func objects<Statement: DatabaseStatement>(of statement: Statement, plan: FetchPlan, storage: Int32, limit: Int?) throws(StrataError) -> [StrataObject] {
-        var result = ObjectCollector(capacity: Swift.min(limit ?? 64, 1024))
+        var result = ObjectCollector(limit: limit)
         let hadObjects = !registered.isEmpty
         if !plan.hasEntityColumn, let single = plan.kinds.first {
             // One kind of row: its column map and home are taken once, not per row.
