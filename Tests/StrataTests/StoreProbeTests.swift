@@ -43,4 +43,32 @@ struct StoreProbeTests {
             try StoreProbe.readCopy(path, file: "Probe.sqlite") { connection throws(StrataError) in try count(connection) }
         }
     }
+
+    /// The probe's URI encodes a path exactly as Foundation's percent-encoding with the URL path
+    /// characters less `?`, `#` and `%` does: over random paths of ASCII punctuation, letters,
+    /// spaces and characters outside ASCII, and over each byte alone.
+    @Test func uriEncodesPathsAsFoundationDoes() {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let alphabet = Array("aZ09 -._~!$&'()*+,;=:@/?#%[]{}<>\"^`|\t\né日本🙂\u{0}\u{7F}")
+        var random = SystemRandomNumberGenerator()
+        var paths = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+        for _ in 0..<2_000 {
+            paths.append(String((0..<Int.random(in: 0...24, using: &random)).map { _ in alphabet.randomElement(using: &random)! }))
+        }
+        for path in paths {
+            let expected = "file:" + path.addingPercentEncoding(withAllowedCharacters: allowed)! + "?mode=ro"
+            #expect(StoreProbe.uri(path, query: "mode=ro") == expected, "\(Array(path.utf8))")
+        }
+    }
+
+    /// A file's size is read with `stat`; a missing file has none.
+    @Test func sizeOfAFileAndOfNone() throws {
+        let url = temporaryStoreURL("Sized.bin")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        #expect(StoreProbe.size(of: url.path) == nil)
+        try Data(repeating: 7, count: 4_321).write(to: url)
+        #expect(StoreProbe.size(of: url.path) == 4_321)
+    }
 }
