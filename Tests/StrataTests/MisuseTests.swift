@@ -39,6 +39,19 @@ struct MisuseTests {
     }
 
     @Test(.sqliteOnly("a trap, checked in a child process (which would start a server of its own); it comes before any SQL"))
+    func writingToAnObjectOfAnEndedTransaction() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let stack = try makeStack()
+            let transaction = stack.beginUnsafe()
+            let person = transaction.create(Into<Person>())
+            person.name = "Ann"
+            transaction.rollback()
+            person.name = "Changed"
+        }
+        #expect(stderr(of: result).contains("Strata: 'Person.name' was set on an object of a transaction that has ended; pass its ObjectID to a new transaction and edit it there"))
+    }
+
+    @Test(.sqliteOnly("a trap, checked in a child process (which would start a server of its own); it comes before any SQL"))
     func writingToAnObjectOutsideAnyTransaction() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Person().name = "Loose"

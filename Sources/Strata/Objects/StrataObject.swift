@@ -237,25 +237,31 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     /// naming the entity and property: the main and read contexts are read-only, and a deleted
     /// object cannot change.
     public final func willSet(_ ordinal: Int, _ property: StaticString) {
-        guard let token, token.state == .writable, !deleted else {
-            let entity = Swift.type(of: self).entityName
-            switch token?.state {
-            case nil:
-                misuse("Strata: '\(entity).\(property)' was set on an object that belongs to no transaction; "
-                                    + "create objects with transaction.create(Into<\(entity)>()) and change them inside a transaction")
-            case .readOnly?:
-                misuse("Strata: '\(entity).\(property)' was set on an object of a read-only context; "
-                                    + "change it inside a transaction: transaction.edit(object)")
-            case .finished?:
-                misuse("Strata: '\(entity).\(property)' was set on an object of a transaction that has ended; "
-                                    + "pass its ObjectID to a new transaction and edit it there")
-            case .writable?:
-                misuse("Strata: '\(entity).\(property)' was set on a deleted object")
-            }
-        }
+        // One expression, so that the home and token are read without being retained (a bound
+        // `token` was kept across the calls below: a retain and a release on every setter call).
+        guard home?.token.state == .writable, !deleted else { refuseChange(of: property) }
         guard ordinal >= 0 else { return }
         if markDirty(ordinal), isWritten {
-            token.context?.markUpdated(self, column: ordinal)
+            token?.context?.markUpdated(self, column: ordinal)
+        }
+    }
+
+    /// Traps for a change ``willSet(_:_:)`` refused, naming the entity, the property and why.
+    @inline(never)
+    private final func refuseChange(of property: StaticString) -> Never {
+        let entity = Swift.type(of: self).entityName
+        switch token?.state {
+        case nil:
+            misuse("Strata: '\(entity).\(property)' was set on an object that belongs to no transaction; "
+                                + "create objects with transaction.create(Into<\(entity)>()) and change them inside a transaction")
+        case .readOnly?:
+            misuse("Strata: '\(entity).\(property)' was set on an object of a read-only context; "
+                                + "change it inside a transaction: transaction.edit(object)")
+        case .finished?:
+            misuse("Strata: '\(entity).\(property)' was set on an object of a transaction that has ended; "
+                                + "pass its ObjectID to a new transaction and edit it there")
+        case .writable?:
+            misuse("Strata: '\(entity).\(property)' was set on a deleted object")
         }
     }
 
