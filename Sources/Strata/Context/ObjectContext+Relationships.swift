@@ -224,8 +224,17 @@ extension ObjectContext {
             }
         }
         var checks = countChecks
+        // The relationships with a minimum count, looked up once per run of one class rather
+        // than by entity name (hashing it) for every created object.
+        var bounded: (type: ObjectIdentifier, relationships: [RelationshipLayout])?
         for object in created where !object.deleted {
-            for relationship in core.layout.relationships[type(of: object).entityName] ?? [] where (relationship.description.minCount ?? 0) > 0 {
+            let type = ObjectIdentifier(Swift.type(of: object))
+            if bounded?.type != type {
+                let relationships = core.layout.relationships[Swift.type(of: object).entityName] ?? []
+                bounded = (type, relationships.filter { ($0.description.minCount ?? 0) > 0 })
+            }
+            guard let bounded, !bounded.relationships.isEmpty else { continue }
+            for relationship in bounded.relationships {
                 checks[ToManyKey(object: object.key, relationship: relationship.index)] = (object, relationship)
             }
         }
