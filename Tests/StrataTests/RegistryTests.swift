@@ -35,4 +35,31 @@ struct RegistryTests {
         #expect(registry.count == 1)
         #expect(registry[ObjectKey(storage: 0, table: 0, rowID: 1)] === kept)
     }
+
+    /// Objects registered one at a time and in batches join the table in the order they came,
+    /// so a later registration under a key replaces an earlier one whichever way each came.
+    @Test func singlesAndBatchesJoinInTheOrderTheyCame() {
+        func object(_ row: Int64) -> StrataObject {
+            let object = StrataObject()
+            object.rowID = row
+            return object
+        }
+        func key(_ row: Int64) -> ObjectKey { ObjectKey(storage: -1, table: -1, rowID: row) }
+        var registry = Registry()
+        let first = object(1), second = object(2), replacement = object(1), third = object(3), later = object(2)
+        #expect(registry.isEmpty)
+        registry.insertLater(first)
+        #expect(!registry.isEmpty)
+        #expect(registry.countUpperBound == 1)
+        registry.insert([second, replacement])
+        registry.insertLater(third)
+        registry.insertLater(later)
+        #expect(registry.countUpperBound == 5)
+        // Compared by identity (describing a bare StrataObject in a failure message would trap).
+        func found(_ row: Int64) -> ObjectIdentifier? { registry[key(row)].map(ObjectIdentifier.init) }
+        #expect(found(1) == ObjectIdentifier(replacement))
+        #expect(found(2) == ObjectIdentifier(later))
+        #expect(found(3) == ObjectIdentifier(third))
+        #expect(registry.count == 3)
+    }
 }

@@ -145,9 +145,10 @@ final class ObjectContext {
     /// The registered object for a key.
     func registeredObject(_ key: ObjectKey) -> StrataObject? { registered[key] }
 
-    /// Registers an object under its key.
+    /// Registers a new object under its key (its row id is never reused, so it replaces none;
+    /// the map takes it in with the next batch, when it is next read).
     func register(_ object: StrataObject) {
-        registered[object.key] = object
+        registered.insertLater(object)
         if kind == .main, registered.countUpperBound > purgeThreshold { purge() }
     }
 

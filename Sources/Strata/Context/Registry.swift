@@ -22,6 +22,9 @@ struct Registry {
     private var storedCount = 0
     /// Batches registered but not yet in the table, oldest first.
     private var pending: [[StrataObject]] = []
+    /// Objects registered one at a time since the last batch (a transaction's creates), not yet in
+    /// the table: they join it in one batch, which grows the table once.
+    private var singles: [StrataObject] = []
     /// Occupied slots, removed ones included.
     private var used = 0
     private var mask: Int
@@ -43,16 +46,17 @@ struct Registry {
     }
 
     /// Whether no object is registered, without taking pending batches in.
-    var isEmpty: Bool { storedCount == 0 && pending.isEmpty }
+    var isEmpty: Bool { storedCount == 0 && pending.isEmpty && singles.isEmpty }
 
     /// At least `count`, without taking pending batches in (a batch may hold objects already
     /// registered): what the main context compares with its purge threshold.
-    var countUpperBound: Int { pending.reduce(storedCount) { $0 + $1.count } }
+    var countUpperBound: Int { pending.reduce(storedCount + singles.count) { $0 + $1.count } }
 
     /// Takes the pending batches into the table, in the order they came.
     @inline(__always)
     private mutating func settle() {
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty || !singles.isEmpty else { return }
+        closeSingles()
         let batches = pending
         pending = []
         for batch in batches { insertNow(batch) }
@@ -99,7 +103,21 @@ struct Registry {
     /// table is next needed.
     mutating func insert(_ batch: [StrataObject]) {
         guard !batch.isEmpty else { return }
+        closeSingles()
         pending.append(batch)
+    }
+
+    /// Registers one object (replacing any object registered under its key) when the table is
+    /// next needed, under the key it has then.
+    mutating func insertLater(_ object: StrataObject) {
+        singles.append(object)
+    }
+
+    /// Ends the run of single objects as a pending batch, so batches keep the order they came in.
+    private mutating func closeSingles() {
+        guard !singles.isEmpty else { return }
+        pending.append(singles)
+        singles = []
     }
 
     /// Puts a batch into the table, growing it once and probing it through raw buffers.
@@ -199,21 +217,32 @@ struct Registry {
         rehash(size: storedCount * 2 > keys.count / 2 ? keys.count * 2 : keys.count)
     }
 
+    /// Moves every entry into new tables of `size` slots, through raw buffers: no bounds or
+    /// uniqueness checks, and each object is moved, not retained and released.
     private mutating func rehash(size: Int) {
-        var oldKeys = Array(repeating: Self.empty, count: size)
-        var oldObjects = Array(repeating: StrataObject?.none, count: size)
-        swap(&oldKeys, &keys)
-        swap(&oldObjects, &objects)
-        mask = size - 1
-        used = storedCount
-        for index in oldKeys.indices {
-            let key = oldKeys[index]
-            guard key.storage != Int32.min else { continue }
-            var slot = slot(for: key)
-            while keys[slot] != Self.empty { slot = (slot + 1) & mask }
-            keys[slot] = key
-            swap(&objects[slot], &oldObjects[index])
+        var newKeys = Array(repeating: Self.empty, count: size)
+        var newObjects = Array(repeating: StrataObject?.none, count: size)
+        let newMask = size - 1
+        newKeys.withUnsafeMutableBufferPointer { newKeys in
+            newObjects.withUnsafeMutableBufferPointer { newObjects in
+                keys.withUnsafeBufferPointer { oldKeys in
+                    objects.withUnsafeMutableBufferPointer { oldObjects in
+                        for index in oldKeys.indices {
+                            let key = oldKeys[index]
+                            guard key.storage != Int32.min else { continue }
+                            var slot = Self.slot(for: key, mask: newMask)
+                            while newKeys[slot] != Self.empty { slot = (slot + 1) & newMask }
+                            newKeys[slot] = key
+                            swap(&newObjects[slot], &oldObjects[index])
+                        }
+                    }
+                }
+            }
         }
+        keys = newKeys
+        objects = newObjects
+        mask = newMask
+        used = storedCount
     }
 
     /// Every object.
