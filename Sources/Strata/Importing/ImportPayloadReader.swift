@@ -6,11 +6,25 @@ import Foundation
 /// `[3].pets[1]`) and the key.
 public struct ImportPayloadReader {
     /// Where the keys are read from: a dictionary (a `[String: Any]` source, read directly), or
-    /// a decoder's keyed container.
+    /// a decoder's keyed container. Each case is one reference, so that reading a key copies a
+    /// pointer: with the container and the decoder's existential inline, every key read copied
+    /// the whole enum through its value witnesses (about 180 instructions).
     @usableFromInline
     enum Storage {
         case object([String: Any])
-        case container(KeyedDecodingContainer<NameKey>, decoder: any Decoder)
+        case container(DecoderSource)
+    }
+
+    /// A decoder and its keyed container.
+    @usableFromInline
+    final class DecoderSource {
+        @usableFromInline let container: KeyedDecodingContainer<NameKey>
+        let decoder: any Decoder
+
+        init(_ decoder: any Decoder) throws {
+            container = try decoder.container(keyedBy: NameKey.self)
+            self.decoder = decoder
+        }
     }
 
     /// Where the source is in the document: an element of the top-level array (the usual case,
@@ -48,7 +62,7 @@ public struct ImportPayloadReader {
             return
         }
         do {
-            storage = .container(try decoder.container(keyedBy: NameKey.self), decoder: decoder)
+            storage = .container(try DecoderSource(decoder))
         } catch {
             throw StrataError.invalidImportSource(entity: entity, source: Self.describe(path: decoder.codingPath), key: nil,
                                                   reason: "expected an object, found \(Self.describe(decoder))")
@@ -76,7 +90,7 @@ public struct ImportPayloadReader {
     var decoder: any Decoder {
         switch storage {
         case .object(let object): return JSONObjectDecoder(object, codingPath: codingPath)
-        case .container(_, let decoder): return decoder
+        case .container(let source): return source.decoder
         }
     }
 
@@ -150,8 +164,8 @@ public struct ImportPayloadReader {
                 guard let value = V(importValue: raw) else { throw failure(keyPath, "expected \(V.importDescription), found \(ImportValue.describe(raw))") }
                 return .value(value)
             }
-        case .container(let root, _):
-            guard let (container, key) = locate(keyPath, in: root) else { return .absent }
+        case .container(let source):
+            guard let (container, key) = locate(keyPath, in: source.container) else { return .absent }
             // The value first: one lookup when it fits, which is what almost every source does.
             if let value = V.importDecode(from: KeyedScalar(container: container, key: key)) { return .value(value) }
             guard container.contains(key) else { return .absent }
@@ -171,8 +185,8 @@ public struct ImportPayloadReader {
                 let path = codingPath + keyPath.split(separator: ".", omittingEmptySubsequences: false).map { NameKey(String($0)) }
                 return .value(JSONObjectDecoder(raw, codingPath: path))
             }
-        case .container(let root, _):
-            guard let (container, key) = locate(keyPath, in: root), container.contains(key) else { return .absent }
+        case .container(let source):
+            guard let (container, key) = locate(keyPath, in: source.container), container.contains(key) else { return .absent }
             if try container.decodeNil(forKey: key) { return .null }
             return .value(try container.superDecoder(forKey: key))
         }
