@@ -132,6 +132,9 @@ final class PostgreSQLConnection: DatabaseConnection {
         do {
             answer = try connection.query(query, logger: Self.quietLogger).wait()
         } catch {
+            // A FATAL error (a terminated backend, a server shutting down) ends the session; the
+            // socket's close may not have been seen yet, so this side closes it now.
+            if Self.endsTheSession(error) { close() }
             if isBroken {
                 isInTransaction = false
                 isWriting = false
@@ -296,8 +299,18 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// backend), or this side closed it.
     var isBroken: Bool { isClosed || connection.isClosed }
 
+    /// Whether `error` is one the server sends just before it closes the session: severity
+    /// `FATAL` or `PANIC` (`pg_terminate_backend`, a shutdown, a crashed sibling backend).
+    static func endsTheSession(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server, let severity = error.serverInfo?[.severity] else {
+            return false
+        }
+        return severity == "FATAL" || severity == "PANIC"
+    }
+
     /// A statement's error: what the server said, with its SQLSTATE, or why the connection failed.
     private func failure(_ error: any Error, sql: String) -> StrataError {
+        if Self.endsTheSession(error) { return .connectionLost(server: address.server, database: address.database) }
         if let error = error as? PSQLError, error.code == .server, let info = error.serverInfo {
             let code = info[.sqlState] ?? "?"
             if code == "25P02", let abortedBy {

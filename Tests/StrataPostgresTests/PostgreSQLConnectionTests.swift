@@ -74,6 +74,18 @@ struct PostgreSQLConnectionTests {
         try connection.execute("SELECT 1")
     }
 
+    /// The server answers the statement with a FATAL error and only then closes the socket: the
+    /// answer already says the session is over, however soon the close is seen.
+    @Test func aFatalAnswerIsALostConnectionNotAServerError() throws {
+        let connection = try connect()
+        try connection.execute("BEGIN")
+        let lost = StrataError.connectionLost(server: connection.address.server, database: connection.address.database)
+        #expect(throws: lost) { try connection.execute("SELECT pg_terminate_backend(pg_backend_pid())") }
+        #expect(connection.isBroken)
+        #expect(connection.isInTransaction == false)
+        #expect(throws: lost) { try connection.execute("SELECT 1") }
+    }
+
     @Test func missingDatabaseNamesIt() throws {
         let server = try Postgres.server()
         let address = try PostgreSQLAddress(url: server.url(database: "no_such_db"))
