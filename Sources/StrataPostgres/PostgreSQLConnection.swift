@@ -299,13 +299,21 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// backend), or this side closed it.
     var isBroken: Bool { isClosed || connection.isClosed }
 
-    /// Whether `error` is one the server sends just before it closes the session: severity
-    /// `FATAL` or `PANIC` (`pg_terminate_backend`, a shutdown, a crashed sibling backend).
+    /// Whether `error` says a statement's session is over: the server's last answer before it
+    /// closes the session (severity `FATAL` or `PANIC`: `pg_terminate_backend`, a shutdown, a
+    /// crashed sibling backend), or the socket closed or failed under the statement. Either can
+    /// arrive before postgres-nio marks the connection closed.
     static func endsTheSession(_ error: any Error) -> Bool {
-        guard let error = error as? PSQLError, error.code == .server, let severity = error.serverInfo?[.severity] else {
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .server:
+            let severity = error.serverInfo?[.severity]
+            return severity == "FATAL" || severity == "PANIC"
+        case .serverClosedConnection, .uncleanShutdown, .connectionError:
+            return true
+        default:
             return false
         }
-        return severity == "FATAL" || severity == "PANIC"
     }
 
     /// A statement's error: what the server said, with its SQLSTATE, or why the connection failed.
