@@ -51,6 +51,57 @@ struct PostgreSQLConnectionLossTests {
         #expect(monitor.objects.map(\.sku) == ["A", "B"])
     }
 
+    /// Terminated while idle: the pooled connections of read contexts, the writer's and the main
+    /// context's. Whether this side sees a close before its next statement or only in answer to
+    /// it depends on when the event loop reads the socket; either way nothing fails, and the rounds
+    /// give both a chance.
+    @Test func idleConnectionsTheServerClosedAreMadeAgainUnnoticed() async throws {
+        let (database, url) = try Postgres.newDatabase("idle")
+        let server = try Postgres.server()
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: url))
+        for round in 1...6 {
+            // Two reads at once leave two connections in the read contexts' pool.
+            async let first = stack.read { reader in try reader.fetchCount(From<Product>()) }
+            async let second = stack.read { reader in try reader.fetchCount(From<Product>()) }
+            #expect(try await [first, second] == [round - 1, round - 1])
+            try server.psql(Self.terminateAll(database), database: database)
+            try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "R\(round)" }
+            #expect(try await stack.read { reader in try reader.fetchCount(From<Product>()) } == round)
+            try server.psql(Self.terminateAll(database), database: database)
+            #expect(try stack.fetchCount(From<Product>()) == round)
+        }
+    }
+
+    /// The case the rounds above cannot make certain: each connection learns that the server
+    /// closed it only from its next statement, the one that starts a snapshot or a write
+    /// transaction. Nothing had been sent on it for that work, so it is made again, unnoticed.
+    @Test func aCloseSeenOnlyWhenWorkStartsIsMadeAgainUnnoticed() async throws {
+        let server = try Postgres.server()
+        let database = try server.createDatabase("unseen")
+        let relay = try SeveringRelay(serverSocketPath: server.socketPath)
+        defer { relay.stop() }
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: relay.url(database: database, user: server.user)))
+        let unsafe = stack.beginUnsafe()
+        unsafe.create(Into<Product>()).sku = "A"
+        try unsafe.commit()
+        #expect(try await stack.read { reader in try reader.fetchCount(From<Product>()) } == 1)
+        #expect(try stack.fetchCount(From<Product>()) == 1)
+        // The commit ends the main context's snapshot: all four connections now sit idle.
+        try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "B" }
+
+        relay.severAll()
+        #expect(try stack.fetchCount(From<Product>()) == 2)
+        #expect(try await stack.read { reader in try reader.fetchCount(From<Product>()) } == 2)
+        try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "C" }
+        unsafe.create(Into<Product>()).sku = "D"
+        try unsafe.commit()
+        // Each of the four found its connection gone at that first statement, and started again.
+        #expect(relay.severedOnUse == 4)
+        #expect(try stack.fetchAll(From<Product>().orderBy(.ascending(\.sku))).map(\.sku) == ["A", "B", "C", "D"])
+    }
+
     /// SQL that terminates every other backend of `database`, waiting until each is gone.
     nonisolated static func terminateAll(_ database: String) -> String {
         "SELECT count(pg_terminate_backend(pid, 10000)) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()"

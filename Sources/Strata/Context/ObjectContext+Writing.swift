@@ -109,9 +109,11 @@ extension ObjectContext {
     }
 
     private func begin(_ storage: Int32) throws(StrataError) -> any DatabaseConnection {
-        let connection = try connection(for: storage)
-        if !openTransactions.contains(storage) { try beginImmediate(storage, on: connection) }
-        return connection
+        try startingAgainIfLost(storage) { () throws(StrataError) in
+            let connection = try connection(for: storage)
+            if !openTransactions.contains(storage) { try beginImmediate(storage, on: connection) }
+            return connection
+        }
     }
 
     /// Opens the write transaction of a storage (see ``DatabaseConnection/beginWriteTransaction()``).

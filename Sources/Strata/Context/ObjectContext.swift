@@ -106,7 +106,33 @@ final class ObjectContext {
 
     /// The connection of a storage, opened on first use; outside a transaction, inside the
     /// snapshot this context reads.
+    ///
+    /// A server may close a connection while it sits idle (a restart, a terminated backend), and
+    /// the close may be seen only when the snapshot or write transaction starts on it. Nothing of
+    /// this context's work was on that connection yet, so it starts once more on a new one.
     func connection(for storage: Int32) throws(StrataError) -> any DatabaseConnection {
+        try startingAgainIfLost(storage) { () throws(StrataError) in try startedConnection(for: storage) }
+    }
+
+    /// Runs `start`, which starts a snapshot or write transaction on a storage's connection; when
+    /// nothing had started on it yet and the server turns out to have closed it, drops it and
+    /// runs `start` once more (on a new connection).
+    func startingAgainIfLost(_ storage: Int32, _ start: () throws(StrataError) -> any DatabaseConnection)
+        throws(StrataError) -> any DatabaseConnection {
+        let wasStarted = openSnapshots.contains(storage) || openTransactions.contains(storage)
+        do {
+            return try start()
+        } catch .connectionLost where !wasStarted {
+            connections[storage] = nil
+            openSnapshots.remove(storage)
+            openTransactions.remove(storage)
+            return try start()
+        }
+    }
+
+    /// The connection of a storage, with its snapshot or write transaction open as this context
+    /// needs.
+    private func startedConnection(for storage: Int32) throws(StrataError) -> any DatabaseConnection {
         if let connection = connections[storage], connection.isBroken, !openTransactions.contains(storage) {
             // Lost between snapshots: the next one starts on a new connection (and, for the main
             // context, re-reads what changed meanwhile, as after any snapshot).

@@ -18,13 +18,16 @@ final class ReaderPool: Sendable {
 
     /// A parked connection of a storage, or a new one.
     func take(_ handle: StorageHandle) throws(StrataError) -> any DatabaseConnection {
-        if let reused = parked.withLock({ $0[handle.index]?.popLast() }) { return reused.connection }
+        // A server may have closed parked connections meanwhile (a restart): those are dropped.
+        while let reused = parked.withLock({ $0[handle.index]?.popLast() }) {
+            if !reused.connection.isBroken { return reused.connection }
+        }
         return try handle.backend.reader()
     }
 
     /// Parks connections a read context no longer uses; beyond the capacity they are closed.
     func giveBack(_ connections: [Int32: any DatabaseConnection]) {
-        let boxes = connections.map { ($0.key, Parked(connection: $0.value)) }
+        let boxes = connections.filter { !$0.value.isBroken }.map { ($0.key, Parked(connection: $0.value)) }
         parked.withLock { pool in
             for (storage, box) in boxes where pool[storage, default: []].count < Self.capacity {
                 pool[storage, default: []].append(box)
