@@ -154,30 +154,34 @@ public final class SeveringRelay: Sendable {
         let description: String
     }
 
-    private static func address(_ path: String) -> sockaddr_un {
+    private static func address(_ path: String) throws -> sockaddr_un {
         var address = sockaddr_un()
+        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw SocketError(description: "the socket path \(path) is too long for a Unix socket")
+        }
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            for (index, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
+            for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
         }
         return address
     }
 
     private static func socket(bindingTo path: String) throws -> Int32 {
+        var address = try address(path)
         let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = address(path)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard descriptor >= 0, bound == 0, listen(descriptor, 64) == 0 else {
+            if descriptor >= 0 { close(descriptor) }
             throw SocketError(description: "cannot listen on \(path): errno \(errno)")
         }
         return descriptor
     }
 
     private static func socket(connectingTo path: String) throws -> Int32 {
+        var address = try address(path)
         let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = address(path)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
