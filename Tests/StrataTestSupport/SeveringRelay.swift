@@ -167,27 +167,27 @@ public final class SeveringRelay: Sendable {
     }
 
     private static func socket(bindingTo path: String) throws -> Int32 {
-        var address = try address(path)
-        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        try socket(at: path, doing: "listen on") { descriptor, address, length in
+            bind(descriptor, address, length) == 0 && listen(descriptor, 64) == 0
         }
-        guard descriptor >= 0, bound == 0, listen(descriptor, 64) == 0 else {
-            if descriptor >= 0 { close(descriptor) }
-            throw SocketError(description: "cannot listen on \(path): errno \(errno)")
-        }
-        return descriptor
     }
 
     private static func socket(connectingTo path: String) throws -> Int32 {
+        try socket(at: path, doing: "connect to") { descriptor, address, length in connect(descriptor, address, length) == 0 }
+    }
+
+    /// A new Unix socket on which `operation` succeeded with `path`'s address; closed if it failed.
+    private static func socket(at path: String, doing action: String,
+                               _ operation: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Bool) throws -> Int32 {
         var address = try address(path)
         let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        let succeeded = descriptor >= 0 && withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { operation(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard descriptor >= 0, connected == 0 else {
+        guard succeeded else {
+            let error = errno
             if descriptor >= 0 { close(descriptor) }
-            throw SocketError(description: "cannot connect to \(path): errno \(errno)")
+            throw SocketError(description: "cannot \(action) \(path): errno \(error)")
         }
         return descriptor
     }
