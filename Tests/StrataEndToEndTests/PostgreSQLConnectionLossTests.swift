@@ -4,6 +4,7 @@ import Foundation
 import Strata
 import StrataPostgres
 import StrataTestSupport
+import Synchronization
 import Testing
 
 /// A connection the server drops (a restart, a failover, a terminated backend): the transaction
@@ -100,6 +101,33 @@ struct PostgreSQLConnectionLossTests {
         // Each of the four found its connection gone at that first statement, and started again.
         #expect(relay.severedOnUse == 4)
         #expect(try stack.fetchAll(From<Product>().orderBy(.ascending(\.sku))).map(\.sku) == ["A", "B", "C", "D"])
+    }
+
+    /// Severed after its write transaction began: the transaction fails whole, however late this
+    /// side learns of it, and is not run again; the next one starts on a new connection.
+    @Test func aCloseSeenOnlyMidTransactionFailsItWhole() async throws {
+        let server = try Postgres.server()
+        let database = try server.createDatabase("midway")
+        let relay = try SeveringRelay(serverSocketPath: server.socketPath)
+        defer { relay.stop() }
+        let stack = DataStack(Shop.schemaHistory)
+        let url = relay.url(database: database, user: server.user)
+        try await stack.addStorage(PostgreSQLStore(url: url))
+        let address = try PostgreSQLAddress(url: url)
+        let runs = Atomic<Int>(0)
+        await #expect(throws: StrataError.connectionLost(server: address.server, database: database)) {
+            try await stack.perform { transaction in
+                runs.add(1, ordering: .relaxed)
+                transaction.create(Into<Product>()).sku = "A"
+                _ = try transaction.fetchCount(From<Product>())
+                relay.severAll()
+                transaction.create(Into<Product>()).sku = "B"
+            }
+        }
+        #expect(runs.load(ordering: .relaxed) == 1)
+        #expect(relay.severedOnUse == 1)
+        try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "C" }
+        #expect(try stack.fetchAll(From<Product>()).map(\.sku) == ["C"])
     }
 
     /// SQL that terminates every other backend of `database`, waiting until each is gone.
