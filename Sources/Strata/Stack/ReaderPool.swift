@@ -25,7 +25,8 @@ final class ReaderPool: Sendable {
         return try handle.backend.reader()
     }
 
-    /// Parks connections a read context no longer uses; beyond the capacity they are closed.
+    /// Parks connections a read context no longer uses; those the server closed, and those
+    /// beyond the capacity, are let go.
     func giveBack(_ connections: [Int32: any DatabaseConnection]) {
         let boxes = connections.filter { !$0.value.isBroken }.map { ($0.key, Parked(connection: $0.value)) }
         parked.withLock { pool in
