@@ -78,12 +78,8 @@ struct PostgreSQLConnectionLossTests {
     /// closed it only from its next statement, the one that starts a snapshot or a write
     /// transaction. Nothing had been sent on it for that work, so it is made again, unnoticed.
     @Test func aCloseSeenOnlyWhenWorkStartsIsMadeAgainUnnoticed() async throws {
-        let server = try Postgres.server()
-        let database = try server.createDatabase("unseen")
-        let relay = try SeveringRelay(serverSocketPath: server.socketPath)
+        let (stack, relay, _, _) = try await Self.stackThroughRelay("unseen")
         defer { relay.stop() }
-        let stack = DataStack(Shop.schemaHistory)
-        try await stack.addStorage(PostgreSQLStore(url: relay.url(database: database, user: server.user)))
         let unsafe = stack.beginUnsafe()
         unsafe.create(Into<Product>()).sku = "A"
         try unsafe.commit()
@@ -106,13 +102,8 @@ struct PostgreSQLConnectionLossTests {
     /// Severed after its write transaction began: the transaction fails whole, however late this
     /// side learns of it, and is not run again; the next one starts on a new connection.
     @Test func aCloseSeenOnlyMidTransactionFailsItWhole() async throws {
-        let server = try Postgres.server()
-        let database = try server.createDatabase("midway")
-        let relay = try SeveringRelay(serverSocketPath: server.socketPath)
+        let (stack, relay, url, database) = try await Self.stackThroughRelay("midway")
         defer { relay.stop() }
-        let stack = DataStack(Shop.schemaHistory)
-        let url = relay.url(database: database, user: server.user)
-        try await stack.addStorage(PostgreSQLStore(url: url))
         let address = try PostgreSQLAddress(url: url)
         let runs = Atomic<Int>(0)
         await #expect(throws: StrataError.connectionLost(server: address.server, database: database)) {
@@ -128,6 +119,23 @@ struct PostgreSQLConnectionLossTests {
         #expect(relay.severedOnUse == 1)
         try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "C" }
         #expect(try stack.fetchAll(From<Product>()).map(\.sku) == ["C"])
+    }
+
+    /// A stack on a new database of the throwaway server, reached through a new relay (stop it
+    /// when done), the store's URL and the database's name.
+    static func stackThroughRelay(_ prefix: String) async throws -> (DataStack, SeveringRelay, String, String) {
+        let server = try Postgres.server()
+        let database = try server.createDatabase(prefix)
+        let relay = try SeveringRelay(serverSocketPath: server.socketPath)
+        let url = relay.url(database: database, user: server.user)
+        let stack = DataStack(Shop.schemaHistory)
+        do {
+            try await stack.addStorage(PostgreSQLStore(url: url))
+        } catch {
+            relay.stop()
+            throw error
+        }
+        return (stack, relay, url, database)
     }
 
     /// SQL that terminates every other backend of `database`, waiting until each is gone.
