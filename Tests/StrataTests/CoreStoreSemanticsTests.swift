@@ -213,11 +213,19 @@ struct CoreStoreSemanticsTests {
 
     // MARK: VersionLock
 
-    /// CoreStore prints a lock as the dictionary literal it is written as in code.
+    /// CoreStore prints a lock as the dictionary literal it is written as in code, one entity a line.
     @Test func aVersionLockDescribesItselfAsADictionaryLiteral() {
         let lock: VersionLock = ["Dog": [0x1b59d511019695cf, 0xdeb97e86c5eff179, 0x01cfd80745646cb3, 0x4ff99416175b5b9a], "Animal": [1, 2, 3, 15]]
-        #expect(lock.description == "[\"Animal\": [0x0000000000000001, 0x0000000000000002, 0x0000000000000003, 0x000000000000000f], "
-                + "\"Dog\": [0x1b59d511019695cf, 0xdeb97e86c5eff179, 0x01cfd80745646cb3, 0x4ff99416175b5b9a]]")
+        #expect(lock.description == """
+            [
+                "Animal": [0x1, 0x2, 0x3, 0xf],
+                "Dog": [0x1b59d511019695cf, 0xdeb97e86c5eff179, 0x1cfd80745646cb3, 0x4ff99416175b5b9a]
+            ]
+            """)
+        #expect(VersionLock(["Dog": [0, UInt64.max]]).description == "[\n    \"Dog\": [0x0, 0xffffffffffffffff]\n]")
+        // The one-line layout with zero-padded words, which earlier versions printed, still reads.
+        #expect(VersionLock("[\"Animal\": [0x0000000000000001, 0x0000000000000002, 0x0000000000000003, 0x000000000000000f], "
+                + "\"Dog\": [0x1b59d511019695cf, 0xdeb97e86c5eff179, 0x01cfd80745646cb3, 0x4ff99416175b5b9a]]") == lock)
         #expect(lock.metadataText == "Animal:1,2,3,f;Dog:1b59d511019695cf,deb97e86c5eff179,1cfd80745646cb3,4ff99416175b5b9a")
         #expect(VersionLock(lock.description) == lock)
         #expect(VersionLock(lock.metadataText) == lock)

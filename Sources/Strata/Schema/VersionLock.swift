@@ -13,16 +13,23 @@ public struct VersionLock: Sendable, Hashable, ExpressibleByDictionaryLiteral, L
         self.entries = entries
     }
 
-    /// The lock as a Swift dictionary literal, as CoreStore prints it, to paste into code or read
-    /// in a log: `["Animal": [0x1b59d511019695cf, 0xdeb97e86c5eff179, ...], "Dog": [...]]`.
+    /// The lock as a Swift dictionary literal in CoreStore's printed layout, to paste into code or
+    /// diff in a review: one entity a line between `[` and `]`, indented by four spaces, names in
+    /// order, each word as Swift prints a `UInt64` in hexadecimal (no leading zeros); `[:]` when
+    /// empty.
+    ///
+    /// ```
+    /// [
+    ///     "Animal": [0x1b59d511019695cf, 0xdeb97e86c5eff179, 0x1cfd80745646cb3, 0x4ff99416175b5b9a],
+    ///     "Dog": [0xe3f0afeb109b283a, 0x29998d292938eb61, 0x6aab788333cfc2a3, 0x492ff1d295910ea7]
+    /// ]
+    /// ```
     public var description: String {
         guard !entries.isEmpty else { return "[:]" }
-        return "[" + entries.keys.sorted().map { name in
-            "\"" + name + "\": [" + entries[name]!.map { word in
-                let hex = String(word, radix: 16)
-                return "0x" + String(repeating: "0", count: max(0, 16 - hex.count)) + hex
-            }.joined(separator: ", ") + "]"
-        }.joined(separator: ", ") + "]"
+        let lines = entries.keys.sorted().map { name in
+            "    \"" + name + "\": [" + entries[name]!.map { "0x" + String($0, radix: 16) }.joined(separator: ", ") + "]"
+        }
+        return "[\n" + lines.joined(separator: ",\n") + "\n]"
     }
 
     /// The lock in the compact text form a store's metadata records: `Animal:1b59…,…;Dog:…`.
@@ -32,8 +39,9 @@ public struct VersionLock: Sendable, Hashable, ExpressibleByDictionaryLiteral, L
         }.joined(separator: ";")
     }
 
-    /// Reads either text form: ``description``'s dictionary literal or ``metadataText``; nil when
-    /// `text` is neither.
+    /// Reads either text form: a dictionary literal (``description``'s layout, the one-line layout
+    /// with zero-padded words that earlier versions printed, or any other spacing) or
+    /// ``metadataText``; nil when `text` is neither.
     public init?(_ text: String) {
         guard let entries = text.hasPrefix("[") ? Self.parseLiteral(text) : Self.parseMetadata(text) else { return nil }
         self.entries = entries
