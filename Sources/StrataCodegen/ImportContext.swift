@@ -51,15 +51,15 @@ enum ImportContext {
             TemplateNode(["name": name, "type": type, "decode": decode, "doc": doc])
         }
 
-        /// The unique ID: required when the attribute is not optional, else nil skips the source.
+        /// The unique ID: optional whatever the attribute is, because a source whose ID is null or
+        /// absent is skipped (and counted), as CoreStore skips a source whose `uniqueID` is nil; an
+        /// ID of the wrong type is still an error naming the source and the key.
         static func uniqueID(_ attribute: Attribute, keyPath: String) -> Field {
             let base = baseType(of: attribute)
             let arguments = "(\(base).self, \(SwiftSyntax.stringLiteral(keyPath)), attribute: \(SwiftSyntax.stringLiteral(attribute.name)))"
-            let optional = attribute.isOptional
-            return Field(name: SwiftSyntax.identifier(attribute.name), type: optional ? base + "?" : base, defaultValue: optional ? "nil" : nil,
-                         decode: (optional ? "value" : "required") + arguments,
-                         doc: "The unique ID, from the key \(SwiftSyntax.stringLiteral(keyPath))"
-                            + (optional ? "; nil (absent or null) skips the source." : "; a source must have it."),
+            return Field(name: SwiftSyntax.identifier(attribute.name), type: base + "?", defaultValue: "nil",
+                         decode: "value" + arguments,
+                         doc: "The unique ID, from the key \(SwiftSyntax.stringLiteral(keyPath)); nil (absent or null) skips the source.",
                          update: nil)
         }
 

@@ -6,8 +6,9 @@ public struct ImportReport<T: StrataObject> {
     public var inserted = 0
     /// How many existing objects were updated.
     public var updated = 0
-    /// How many sources carried no ID (an optional ID attribute's source with a nil or missing
-    /// ID, or a `uniqueID(from:in:)` that returned nil) and were skipped.
+    /// How many sources carried no ID (a generated payload whose ID key is null or absent, or a
+    /// `uniqueID(from:in:)` that returned nil) and were skipped. An import that must refuse such
+    /// sources checks this count and throws, which rolls the transaction back.
     public var skippedWithoutID = 0
     /// How many sources `shouldInsert` or `shouldUpdate` declined.
     public var declined = 0

@@ -55,8 +55,8 @@ extension Person {
     /// One `Person` source, as its `import:` block maps JSON onto it. It is `Sendable`:
     /// decode it with `JSONDecoder` on any actor, then pass it to a transaction's `import…` methods.
     public struct ImportPayload: JSONImportPayload {
-        /// The unique ID, from the key "id"; a source must have it.
-        public var personID: Int64
+        /// The unique ID, from the key "id"; nil (absent or null) skips the source.
+        public var personID: Int64?
         /// `name`, from the key "full_name": nil (absent or null) leaves it as it is.
         public var name: String?
         /// `displayName`, from the key "display_name": nil (absent or null) leaves it as it is.
@@ -71,7 +71,7 @@ extension Person {
         public var pets: ImportRelation<Dog.ImportPayload, Never>?
 
         /// A payload with the given values.
-        public init(personID: Int64, name: String? = nil, displayName: String? = nil, balance: Decimal? = nil, website: ImportField<URL> = .absent, settings: ImportField<PersonSettings> = .absent, pets: ImportRelation<Dog.ImportPayload, Never>? = nil) {
+        public init(personID: Int64? = nil, name: String? = nil, displayName: String? = nil, balance: Decimal? = nil, website: ImportField<URL> = .absent, settings: ImportField<PersonSettings> = .absent, pets: ImportRelation<Dog.ImportPayload, Never>? = nil) {
             self.personID = personID
             self.name = name
             self.displayName = displayName
@@ -88,7 +88,7 @@ extension Person {
 
         /// Reads a source key by key, decoded JSON or a `[String: Any]` alike.
         public init(reading source: ImportPayloadReader) throws {
-            self.personID = try source.required(Int64.self, "id", attribute: "personID")
+            self.personID = try source.value(Int64.self, "id", attribute: "personID")
             self.name = try source.value(String.self, "full_name", attribute: "name")
             self.displayName = try source.value(String.self, "display_name", attribute: "displayName")
             self.balance = try source.value(Decimal.self, "balance", attribute: "balance")
