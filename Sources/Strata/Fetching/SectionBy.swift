@@ -3,16 +3,35 @@
 ///
 /// Sections follow the attribute's order, ascending unless the first sort key is the same
 /// attribute descending; within a section the sort keys apply. A section's identifier is the
-/// value as text; `sectionName` turns it into the name to show.
+/// value as text; `sectionName` turns it into the name to show, and `sectionIndexTitle` into the
+/// short title a table's side index shows for it (CoreStore's section index transformer):
+///
+/// ```swift
+/// From<Person>().sectionBy(\.lastName, sectionIndexTitle: { $0.map { String($0.prefix(1)) } })
+/// ```
 public struct SectionBy<T: StrataObject>: Sendable {
     let path: PropertyPath
-    let sectionName: (@Sendable (String?) -> String?)?
+    let labels: SectionLabels
 
-    /// Sections by the value of `keyPath`; each named by its identifier, or by `sectionName`.
-    public init<V>(_ keyPath: KeyPath<T, V>, sectionName: (@Sendable (String?) -> String?)? = nil) {
+    /// Sections by the value of `keyPath`; each named by its identifier, or by `sectionName`, and
+    /// titled in a side index by `sectionIndexTitle` (no title without it, or when it returns nil).
+    public init<V>(_ keyPath: KeyPath<T, V>, sectionName: (@Sendable (String?) -> String?)? = nil,
+                   sectionIndexTitle: (@Sendable (String?) -> String?)? = nil) {
         path = Where<T>.path(keyPath)
-        self.sectionName = sectionName
+        labels = SectionLabels(name: sectionName, indexTitle: sectionIndexTitle)
     }
+}
+
+/// What a list shows for a section beside its identifier: its name and its index title, each made
+/// from the identifier by the app's closure when it gave one.
+struct SectionLabels: Sendable {
+    /// Makes a section's name from its identifier; nil names it by the identifier.
+    let name: (@Sendable (String?) -> String?)?
+    /// Makes a section's index title from its identifier; nil gives no titles.
+    let indexTitle: (@Sendable (String?) -> String?)?
+
+    /// A plain list's: the identifier as the name, no index title.
+    static let plain = SectionLabels(name: nil, indexTitle: nil)
 }
 
 /// A fetch whose objects are grouped into sections, for `DataStack.monitorSectionedList`.
@@ -45,8 +64,9 @@ public struct SectionedFetchChain<T: StrataObject>: Sendable {
 
 extension FetchChainBuilder {
     /// Groups the objects into sections by an attribute's value (see ``SectionBy``).
-    public func sectionBy<V>(_ keyPath: KeyPath<T, V>, sectionName: (@Sendable (String?) -> String?)? = nil) -> SectionedFetchChain<T> {
-        SectionedFetchChain(fetchChain: self, sectionBy: SectionBy(keyPath, sectionName: sectionName))
+    public func sectionBy<V>(_ keyPath: KeyPath<T, V>, sectionName: (@Sendable (String?) -> String?)? = nil,
+                             sectionIndexTitle: (@Sendable (String?) -> String?)? = nil) -> SectionedFetchChain<T> {
+        SectionedFetchChain(fetchChain: self, sectionBy: SectionBy(keyPath, sectionName: sectionName, sectionIndexTitle: sectionIndexTitle))
     }
 
     /// Groups the objects into sections (see ``SectionBy``).
@@ -57,8 +77,9 @@ extension FetchChainBuilder {
 
 extension From {
     /// Starts a sectioned fetch (see ``SectionBy``).
-    public func sectionBy<V>(_ keyPath: KeyPath<T, V>, sectionName: (@Sendable (String?) -> String?)? = nil) -> SectionedFetchChain<T> {
-        chain.sectionBy(keyPath, sectionName: sectionName)
+    public func sectionBy<V>(_ keyPath: KeyPath<T, V>, sectionName: (@Sendable (String?) -> String?)? = nil,
+                             sectionIndexTitle: (@Sendable (String?) -> String?)? = nil) -> SectionedFetchChain<T> {
+        chain.sectionBy(keyPath, sectionName: sectionName, sectionIndexTitle: sectionIndexTitle)
     }
 
     /// Starts a sectioned fetch (see ``SectionBy``).

@@ -89,6 +89,38 @@ struct ListMonitorTests {
         #expect(monitor.objects(inSection: 1).map(\.name) == ["Ann"])
     }
 
+    /// CoreStore's section index transformer: each section's short title for a side index, read
+    /// back from the monitor and its snapshots, kept up to date as sections come and go.
+    @Test func sectionsHaveIndexTitles() async throws {
+        let stack = try makeStack()
+        let ids = try await addPeople(["Bob", "Ann", "Cy", "Amy", "Bea", "dan"], to: stack)
+        let monitor = try stack.monitorSectionedList(From<Person>().sectionBy(
+            \.name, sectionName: { "Name \($0 ?? "?")" },
+            sectionIndexTitle: { name in name?.first.flatMap { $0.isUppercase ? String($0) : nil } }).orderBy(.ascending(\.name)))
+        #expect(monitor.sections.map(\.identifier) == ["Amy", "Ann", "Bea", "Bob", "Cy", "dan"])
+        #expect(monitor.sections.map(\.name) == ["Name Amy", "Name Ann", "Name Bea", "Name Bob", "Name Cy", "Name dan"])
+        #expect(monitor.sections.map(\.indexTitle) == ["A", "A", "B", "B", "C", nil])
+        #expect(monitor.sectionIndexTitles == ["A", "B", "C"])
+        #expect(monitor.section(forSectionIndexTitle: "B") == 2)
+        #expect(monitor.section(forSectionIndexTitle: "D") == nil)
+
+        var updates = monitor.updates.makeAsyncIterator()
+        try await stack.perform { transaction in
+            transaction.delete(transaction.edit(ids[1]), transaction.edit(ids[3]))
+            transaction.edit(ids[5])?.name = "Dan"
+        }
+        let update = try #require(try await updates.next())
+        #expect(update.snapshot.sectionIndexTitles == ["B", "C", "D"])
+        #expect(update.snapshot.section(forSectionIndexTitle: "D") == 3)
+        #expect(monitor.sectionIndexTitles == ["B", "C", "D"])
+
+        // Without a transformer, no section has an index title (as CoreStore's default).
+        let plain = try stack.monitorSectionedList(From<Person>().sectionBy(\.age) { "Age \($0 ?? "?")" }.orderBy(.ascending(\.age)))
+        #expect(plain.sections.map(\.name) == ["Age 10", "Age 30", "Age 50", "Age 60"])
+        #expect(plain.sections.allSatisfy { $0.indexTitle == nil } && plain.sectionIndexTitles.isEmpty)
+        #expect(try stack.monitorList(From<Person>().orderBy(.ascending(\.name))).sectionIndexTitles.isEmpty)
+    }
+
     @Test func aDescendingFirstSortKeyOnTheSectionKeyOrdersTheSections() async throws {
         let stack = try makeStack()
         try await addPeople(["Ann", "Bob", "Cy"], to: stack)

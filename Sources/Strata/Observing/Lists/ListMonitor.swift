@@ -31,7 +31,7 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver, Observable {
     /// The stack monitored.
     public let stack: DataStack
     private var fetch: MonitoredFetch
-    private var sectionName: (@Sendable (String?) -> String?)?
+    private var labels: SectionLabels
     private var state: ListState
     /// Each member's entry, to find it in the list without searching.
     private var members: [ObjectKey: ListEntry] = [:]
@@ -58,9 +58,9 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver, Observable {
         let context = stack.main.context
         let fetch = try MonitoredFetch(chain, sectionBy: sectionBy, context: context)
         self.fetch = fetch
-        sectionName = sectionBy?.sectionName
+        labels = sectionBy?.labels ?? .plain
         state = try stack.main.startObserving(fetch.storage.index) { () throws(StrataError) in try fetch.readAll(context) }
-        current = ListSnapshot(state: state, sectionName: sectionName)
+        current = ListSnapshot(state: state, labels: labels)
         members = Dictionary(uniqueKeysWithValues: state.entries.all.map { ($0.key, $0) })
         stack.main.observers.add(self)
     }
@@ -112,8 +112,16 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver, Observable {
         return state.sections.count
     }
 
-    /// The sections, with their identifiers, names and sizes.
+    /// The sections, with their identifiers, names, index titles and sizes.
     public var sections: [ListSnapshot<T>.Section] { snapshot.sections }
+
+    /// The titles of a side index, each once, in section order (see ``ListSnapshot/sectionIndexTitles``).
+    public var sectionIndexTitles: [String] { snapshot.sectionIndexTitles }
+
+    /// The first section with an index title; nil when none has it.
+    public func section(forSectionIndexTitle title: String) -> Int? {
+        snapshot.section(forSectionIndexTitle: title)
+    }
 
     /// The object at an index path; nil when it is out of range or its row is gone.
     public func object(at indexPath: ListIndexPath) -> T? {
@@ -176,7 +184,7 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver, Observable {
         let fetch = try MonitoredFetch(chain, sectionBy: sectionBy, context: context)
         let state = try stack.main.startObserving(fetch.storage.index) { () throws(StrataError) in try fetch.readAll(context) }
         self.fetch = fetch
-        sectionName = sectionBy?.sectionName
+        labels = sectionBy?.labels ?? .plain
         replace(with: state, updated: [])
     }
 
@@ -190,7 +198,7 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver, Observable {
 
     private func publish(_ changes: ListChangeSet<T>) {
         let old = current
-        let new = ListSnapshot<T>(state: state, sectionName: sectionName)
+        let new = ListSnapshot<T>(state: state, labels: labels)
         guard !changes.isEmpty || old.sections != new.sections else {
             current = new
             return

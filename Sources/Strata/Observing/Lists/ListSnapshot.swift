@@ -5,13 +5,16 @@
 /// Turn an ID back into an object with `stack.fetchExisting(id)` on the main actor, or with
 /// `transaction.fetchExisting(id)` inside a transaction.
 public struct ListSnapshot<T: StrataObject>: Sendable, Hashable {
-    /// One section: its identifier, its display name, and how many objects it holds.
+    /// One section: its identifier, its display name, its index title, and how many objects it holds.
     public struct Section: Sendable, Hashable {
         /// The section key's value as text (numbers in Swift's exact form, data in hex); nil for
         /// the one section of a plain list and for objects whose key is nil.
         public let identifier: String?
-        /// The name to show: the identifier, or what `SectionBy`'s closure made of it.
+        /// The name to show: the identifier, or what `SectionBy`'s `sectionName` made of it.
         public let name: String?
+        /// The short title a side index shows for the section: what `SectionBy`'s
+        /// `sectionIndexTitle` made of the identifier; nil without one.
+        public let indexTitle: String?
         /// How many objects the section holds.
         public let count: Int
     }
@@ -20,12 +23,26 @@ public struct ListSnapshot<T: StrataObject>: Sendable, Hashable {
     /// The sections, in order. A plain list always has exactly one.
     public let sections: [Section]
 
-    init(state: ListState, sectionName: (@Sendable (String?) -> String?)?) {
+    init(state: ListState, labels: SectionLabels) {
         self.state = state
         sections = state.sections.map { section in
             let identifier = section.value.identifier
-            return Section(identifier: identifier, name: sectionName.map { $0(identifier) } ?? identifier, count: section.count)
+            return Section(identifier: identifier, name: labels.name.map { $0(identifier) } ?? identifier,
+                           indexTitle: labels.indexTitle?(identifier), count: section.count)
         }
+    }
+
+    /// The titles of a side index, as a table view asks for them: each section's index title in
+    /// section order, a title that several sections share once, sections without one left out.
+    public var sectionIndexTitles: [String] {
+        var seen = Set<String>()
+        return sections.compactMap { section in section.indexTitle.flatMap { seen.insert($0).inserted ? $0 : nil } }
+    }
+
+    /// The section a side index's title leads to: the first section with that index title; nil
+    /// when no section has it.
+    public func section(forSectionIndexTitle title: String) -> Int? {
+        sections.firstIndex { $0.indexTitle == title }
     }
 
     /// How many objects the list holds.
