@@ -122,10 +122,7 @@ struct ExpressionCompiler {
         var parts = path.split(separator: ".").map(String.init)
         if parts.last == "@count" {
             parts.removeLast()
-            let (alias, layout, relationship) = try toMany(parts, in: path)
-            let subquery = try self.subquery(relationship, of: layout, alias: alias, condition: nil)
-            // Without a condition the subquery binds nothing, so its text is the whole of it.
-            return ("(SELECT count(*) " + subquery.from.text + ")", nil)
+            return (try relationshipAggregate("count", of: parts.joined(separator: "."), member: nil), nil)
         }
         let (alias, layout) = try follow(parts.dropLast(), in: path)
         guard let last = parts.last, let column = layout.column(forProperty: last) else {
@@ -176,10 +173,25 @@ struct ExpressionCompiler {
         return (alias, layout, relationship)
     }
 
+    /// A per-object aggregate over the objects of the to-many relationship `path` ends in, as a
+    /// correlated subquery: `(SELECT count(*) FROM …)` without a member, else `function` of the
+    /// member property of those objects. A sum of no objects is 0, as Core Data's `@sum` is; the
+    /// other aggregates of no objects are NULL.
+    mutating func relationshipAggregate(_ function: String, of path: String, member: String?) throws(StrataError) -> String {
+        let (alias, layout, relationship) = try toMany(path.split(separator: ".").map(String.init), in: path)
+        let subquery = try self.subquery(relationship, of: layout, alias: alias, condition: nil, member: member)
+        guard let column = subquery.member else { return "(SELECT count(*) " + subquery.from.text + ")" }
+        let aggregate = function == "count" ? "count(" + column.sql + ")" : dialect.aggregate(function, column.sql, of: column.attribute?.type)
+        // Without a condition the subquery binds nothing, so its text is the whole of it.
+        return "(SELECT " + (function == "sum" ? "COALESCE(" + aggregate + ", 0)" : aggregate) + " " + subquery.from.text + ")"
+    }
+
     /// `FROM … WHERE …` of a correlated subquery over a to-many relationship's objects, with
-    /// `condition` (over the destination) compiled inside it.
+    /// `condition` (over the destination) compiled inside it, and the column of `member` (a
+    /// property path from the destination) when one is asked for.
     private mutating func subquery(_ relationship: RelationshipLayout, of owner: EntityLayout, alias ownerAlias: String,
-                                   condition: WhereExpression?) throws(StrataError) -> (from: SQLFragment, condition: SQLFragment?) {
+                                   condition: WhereExpression?, member: String? = nil) throws(StrataError)
+        -> (from: SQLFragment, condition: SQLFragment?, member: (sql: String, attribute: AttributeDescription?)?) {
         guard let destination = core.layout.entity(relationship.destination) else {
             throw .invalidQuery("'\(owner.name).\(relationship.description.name)' leads to an entity this model does not have")
         }
@@ -187,6 +199,7 @@ struct ExpressionCompiler {
         let alias = base + "s\(subqueries)"
         var inner = ExpressionCompiler(core: core, entity: destination, base: alias)
         let compiled = try condition.map { condition throws(StrataError) in try inner.compile(condition) }
+        let memberColumn = try member.map { member throws(StrataError) in try inner.column(for: member) }
         joinedTables.formUnion(inner.joinedTables)
         joinedTables.insert(Int32(destination.tableIndex))
         usesRawSQL = usesRawSQL || inner.usesRawSQL
@@ -207,7 +220,7 @@ struct ExpressionCompiler {
         var sql = SQLFragment(from)
         for join in inner.joins { sql = sql + " " + join }
         sql = sql + " WHERE " + filters.map(\.parenthesized).joined(separator: " AND ")
-        return (sql, compiled)
+        return (sql, compiled, memberColumn)
     }
 
     /// The SQL of a condition.

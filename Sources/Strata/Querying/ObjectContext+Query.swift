@@ -8,7 +8,26 @@ extension ObjectContext {
 
     /// Runs a query: each row's values as SQLite returned them, and where it ran.
     private func rawQuery<T: StrataObject, R>(_ builder: QueryChainBuilder<T, R>) throws(StrataError) -> (rows: [[SQLValue]], scope: QueryScope) {
+        let (sql, storage, layout) = try querySQL(builder)
+        let connection = try readingConnection(storage, tweak: builder.fetch.tweak)
+        let statement = try connection.cachedStatement(sql.text)
+        statement.bind(sql.arguments)
+        defer { statement.reset() }
+        let scope = QueryScope(storage: storage.index, table: Int32(layout.tableIndex), entityName: layout.name)
+        var rows: [[SQLValue]] = []
+        while try statement.step() {
+            let row = statement.row
+            rows.append((0..<Int32(builder.terms.count)).map { row.value($0) })
+        }
+        return (rows, scope)
+    }
+
+    /// A query's SQL in the dialect of the storage that holds its entity, that storage, and the
+    /// entity's layout.
+    func querySQL<T: StrataObject, R>(_ builder: QueryChainBuilder<T, R>) throws(StrataError)
+        -> (sql: SQLFragment, storage: StorageHandle, layout: EntityLayout) {
         guard !builder.terms.isEmpty else { throw .invalidQuery("a query needs at least one selected term") }
+        try checkPerObjectTerms(builder.terms, grouped: !builder.groupBy.isEmpty)
         let layout = try entityLayout(T.self)
         let storage = try core.storage(for: layout.name, configurations: builder.fetch.from.configurations)
         var compiler = ExpressionCompiler(core: core, entity: layout)
@@ -36,22 +55,12 @@ extension ObjectContext {
         if !groups.isEmpty { sql = sql + " GROUP BY " + groups.joined(separator: ", ") }
         if !order.isEmpty { sql = sql + " ORDER BY " + order.joined(separator: ", ") }
         sql = sql + FetchPlan.limitClause(builder.fetch.tweak)
-
-        let connection = try readingConnection(storage, tweak: builder.fetch.tweak)
-        let statement = try connection.cachedStatement(sql.text)
-        statement.bind(sql.arguments)
-        defer { statement.reset() }
-        let scope = QueryScope(storage: storage.index, table: Int32(layout.tableIndex), entityName: layout.name)
-        var rows: [[SQLValue]] = []
-        while try statement.step() {
-            let row = statement.row
-            rows.append((0..<Int32(builder.terms.count)).map { row.value($0) })
-        }
-        return (rows, scope)
+        return (sql, storage, layout)
     }
 
     private func compile<T: StrataObject>(_ term: SelectTerm<T>, compiler: inout ExpressionCompiler) throws(StrataError) -> String {
         if term.function == .objectID { return "t." + SQLFragment.quote(StoreLayout.idColumn) }
+        if let member = term.member { return try compilePerObject(term, member: member, compiler: &compiler) }
         guard let path = term.path else { throw .invalidQuery("'\(term.key)' selects no attribute") }
         let column: (sql: String, attribute: AttributeDescription?)
         switch path {

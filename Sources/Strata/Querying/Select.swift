@@ -11,10 +11,25 @@ public struct SelectTerm<T: StrataObject>: Sendable {
             default: return rawValue
             }
         }
+
+        /// The SQL aggregate function.
+        var sqlName: String {
+            switch self {
+            case .average: return "avg"
+            case .maximum: return "max"
+            case .minimum: return "min"
+            default: return rawValue
+            }
+        }
     }
 
     let function: Function
+    /// The attribute selected or aggregated; for a per-object term, the to-many relationship.
     let path: PropertyPath?
+    /// For a per-object aggregate of a to-many relationship's objects (`count(friends)`,
+    /// `average(pets.age)`), the property of those objects aggregated (their own id when the
+    /// term counts them); nil for a term over the fetched objects themselves.
+    let member: PropertyPath?
     /// The key of the value in `queryAttributes` rows.
     public let key: String
     let decode: @Sendable (SQLValue, QueryScope) -> (any QueryableAttributeType)?
@@ -25,12 +40,21 @@ public struct SelectTerm<T: StrataObject>: Sendable {
 
     private init<V: QueryableAttributeType>(_ function: Function, _ keyPath: AnyKeyPath?, alias: String?, as type: V.Type,
                                             attribute: Any.Type) {
+        self.init(function, keyPath.map { Where<T>.path($0) }, member: nil, alias: alias, as: type, attribute: attribute)
+    }
+
+    /// A term over `path`, or with a `member`, over the objects of the to-many relationship
+    /// `path` names; keyed by `alias`, or as CoreStore keys it: `age`, `max(age)`, `count(friends)`,
+    /// `average(pets.age)`.
+    init<V: QueryableAttributeType>(_ function: Function, _ path: PropertyPath?, member: PropertyPath?, alias: String?, as type: V.Type,
+                                    attribute: Any.Type) {
         self.kind = QueryConversion.kind(of: function.rawValue, attribute: QueryConversion.Kind(attribute))
         self.function = function
-        let path = keyPath.map { Where<T>.path($0) }
         self.path = path
+        self.member = member
         var name = "objectID"
         if case .name(let property)? = path { name = property }
+        if case .name(let property)? = member, property != PropertyPath.identity { name += "." + property }
         self.key = alias ?? (function == .attribute || function == .objectID ? name : "\(function.keyName)(\(name))")
         self.decode = { value, _ in value.isNull ? nil : V(sqlValue: value) }
         self.valueType = ObjectIdentifier(V.self)
@@ -71,9 +95,8 @@ public struct SelectTerm<T: StrataObject>: Sendable {
         sumTerm(keyPath, alias: alias, V.self)
     }
 
-    /// How many objects have a value for an attribute (`count(name)`); an aggregate of a
-    /// to-many relationship does not compile: count its objects in a condition or an ordering
-    /// with `\.pets.count` instead.
+    /// How many objects have a value for an attribute (`count(name)`); to count each object's
+    /// objects in a to-many relationship, pass the relationship (`.count(\.friends)`).
     public static func count<V: QueryableAttributeType>(_ keyPath: KeyPath<T, V>, as alias: String? = nil) -> SelectTerm<T> {
         SelectTerm(.count, keyPath, alias: alias, as: Int.self, attribute: V.self)
     }
@@ -121,6 +144,7 @@ public struct SelectTerm<T: StrataObject>: Sendable {
     private init(copying term: SelectTerm<T>, decode: @escaping @Sendable (SQLValue, QueryScope) -> (any QueryableAttributeType)?) {
         function = term.function
         path = term.path
+        member = term.member
         key = term.key
         kind = term.kind
         valueType = ObjectIdentifier(ObjectID<T>.self)
