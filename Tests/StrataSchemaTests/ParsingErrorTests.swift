@@ -167,7 +167,7 @@ struct ParsingErrorTests {
               f: {type: Codable, swiftType: "Foo; import Bar", coder: json}
               g: {type: UUID, initial: random}
         """) == [
-            "V1.yml:5:7: error: attribute 'Item.a' is Codable, so it needs 'coder': json, propertyList or binary",
+            "V1.yml:5:7: error: attribute 'Item.a' is Codable, so it needs 'coder': json, propertyList, binary or custom",
             "V1.yml:5:7: error: attribute 'Item.a' is Codable, so it needs 'swiftType' naming the Swift type stored",
             "V1.yml:6:25: error: 'coder' of attribute 'Item.b' applies to Codable attributes only",
             "V1.yml:7:25: error: 'initial: now' of attribute 'Item.c' needs type Date, not String",

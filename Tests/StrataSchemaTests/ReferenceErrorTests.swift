@@ -199,6 +199,27 @@ struct ReferenceErrorTests {
         ])
     }
 
+    /// An attribute the app codes has no JSON form to import; `coder: custom` is otherwise valid,
+    /// and a misspelt coder lists it among the choices.
+    @Test func importKeysCannotNameAttributesTheAppCodes() throws {
+        #expect(try messages("""
+        version: V1
+        entities:
+          Patient:
+            attributes:
+              name: {type: String, unique: true}
+              bloodType: {type: Codable, swiftType: BloodType, coder: custom}
+              notes: {type: Codable, swiftType: Notes, coder: costum}
+            import:
+              uniqueID: name
+              keys: {name: name, bloodType: blood_type}
+        """) == [
+            "V1.yml:7:55: error: 'coder' of attribute 'Patient.notes' must be json, propertyList, binary or custom, not 'costum'; did you mean 'custom'?",
+            "V1.yml:10:26: error: import key 'bloodType' of entity 'Patient' names an attribute the app codes ('coder: custom'), "
+                + "which no JSON value fills; set it in a hand-written importer instead",
+        ])
+    }
+
     @Test func entitiesMayNotTakeTheNamesOfTheGeneratedNamespaces() throws {
         #expect(try messages("""
         version: V1

@@ -133,7 +133,7 @@ public enum ModelJSONSchemas {
                 "transient": {"type": "boolean", "description": "Not stored: each object keeps the value in memory (from its default), set in any context, reset when the object is read from the store."},
                 "hashModifier": {"type": "string", "minLength": 1, "description": "Text that enters the version lock and nothing else: marks a change the stored shape does not show (a meaning, an encoding), so the version and its migration step differ."},
                 "swiftType": {"type": "string", "minLength": 1, "description": "For Codable: the Swift type stored."},
-                "coder": {"enum": ["json", "propertyList", "binary"], "description": "For Codable: how values are encoded."},
+                "coder": {"enum": ["json", "propertyList", "binary", "custom"], "description": "For Codable: how values are encoded; custom: by the app's own encode and decode functions."},
                 "doc": {"type": "string", "description": "Documentation: becomes the doc comment of the generated property. Not part of the lock."}
               }
             }

@@ -41,6 +41,9 @@ public enum CodableCoder: String, CaseIterable, Hashable, Sendable, Codable {
     case propertyList
     /// A compact binary property list.
     case binary
+    /// The app's own functions: the generated code requires `encode<Name>` and `decode<Name>`
+    /// between the Swift type and `Data`, so the stored form is whatever the app decides.
+    case custom
 }
 
 /// A value computed for every inserted object, instead of a constant default.

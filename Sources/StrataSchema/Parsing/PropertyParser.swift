@@ -129,7 +129,7 @@ struct PropertyParser {
                 diagnostics.error("\(context) is Codable, so it needs 'swiftType' naming the Swift type stored", at: attribute.location)
             }
             if attribute.coder == nil, fields["coder"] == nil {
-                diagnostics.error("\(context) is Codable, so it needs 'coder': json, propertyList or binary", at: attribute.location)
+                diagnostics.error("\(context) is Codable, so it needs 'coder': json, propertyList, binary or custom", at: attribute.location)
             }
             if attribute.isIndexed || attribute.isUnique {
                 diagnostics.error("\(context) is Codable, and encoded values can be neither indexed nor unique",

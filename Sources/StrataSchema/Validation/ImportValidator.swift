@@ -12,6 +12,9 @@ struct ImportValidator {
                 let name = key.property.value
                 if let attribute = attributes.first(where: { $0.name == name }), let kind = attribute.notStoredKind {
                     diagnostics.error("import key '\(name)' of entity '\(entity.name)' names a \(kind) attribute, which is not stored", at: key.property.location)
+                } else if let attribute = attributes.first(where: { $0.name == name }), attribute.coder == .custom {
+                    diagnostics.error("import key '\(name)' of entity '\(entity.name)' names an attribute the app codes ('coder: custom'), "
+                                      + "which no JSON value fills; set it in a hand-written importer instead", at: key.property.location)
                 } else if !properties.contains(name) {
                     diagnostics.error("import key '\(name)' of entity '\(entity.name)' is not a property of '\(entity.name)'"
                                       + Suggestion.hint(for: name, in: properties), at: key.property.location)
