@@ -71,6 +71,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case mergeConflict(objects: [String])
     /// A `Codable` attribute's value threw while being encoded; nothing was saved.
     case encodingFailed(type: String, coder: String, reason: String)
+    /// The app's decode function of a `coder: custom` attribute threw on the stored bytes of an
+    /// object (its description, `Person #3`), so the object could not be read; nothing was changed.
+    case decodingFailed(entity: String, attribute: String, object: String, reason: String)
     /// A clause names a configuration that does not hold the entity (and the ones that do).
     case notInConfiguration(entity: String, configuration: String, holding: [String])
     /// A monitored object does not exist: deleted, or never saved (its description, `Person #3`).
@@ -170,6 +173,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
                 + objects.joined(separator: "; ") + "; call refreshAndMergeAllObjects() before changing them, or choose another merge policy"
         case .encodingFailed(let type, let coder, let reason):
             return "a \(type) value could not be encoded as \(coder), so nothing was saved: \(reason)"
+        case .decodingFailed(let entity, let attribute, let object, let reason):
+            return "cannot read \(object): the app's decode function of '\(entity).\(attribute)' threw: \(reason)"
         case .notInConfiguration(let entity, let configuration, let holding):
             return "configuration '\(configuration)' does not hold '\(entity)'; it is stored in \(holding.joined(separator: ", "))"
         case .objectNotFound(let object):

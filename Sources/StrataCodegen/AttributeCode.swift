@@ -66,6 +66,11 @@ struct AttributeCode {
         case .url:
             base = "URL"; zero = "URL(fileURLWithPath: \"/\")"
             read = optional ? "reader.optionalValue(URL.self)" : "reader.value(URL.self, fallback: \(storage))"
+        case .codable where attribute.coder == .custom:
+            base = attribute.swiftType ?? "Never"; zero = "nil"
+            let label = SwiftSyntax.argumentLabel(attribute.name)
+            read = "reader.custom(\(base).self, attribute: \(SwiftSyntax.stringLiteral(attribute.name)), of: self, decode: Self.decode(\(label):))"
+            bind = "binder.bind(custom: \(storage), encode: Self.encode(\(label):))"
         case .codable:
             base = attribute.swiftType ?? "Never"; zero = "nil"
             let coder = attribute.coder?.rawValue ?? "json"
@@ -84,6 +89,9 @@ struct AttributeCode {
             self.initialValue = attribute.defaultValue.map { Self.literal($0, type: attribute.type) } ?? zero
         }
     }
+
+    /// Whether the app's own functions code the attribute (`coder: custom`).
+    var isCustomCoded: Bool { attribute.type == .codable && attribute.coder == .custom }
 
     /// Whether a value must be assigned before saving.
     var isRequired: Bool { !attribute.isOptional && attribute.defaultValue == nil && attribute.initial == nil }

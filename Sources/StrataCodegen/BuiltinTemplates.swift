@@ -224,6 +224,29 @@ extension {{ entity.name }} {
     }
 }
 {% endif %}
+{% if entity.customCoders %}
+
+/// The attributes of `{{ entity.plainName }}` whose stored form the app decides (`coder: custom`). Declare the
+/// functions in your own code as `extension {{ entity.name }}: {{ entity.plainName }}CustomCoding { ... }`: that
+/// extension is the conformance, so a missing function is reported at it.
+{{ access }}protocol {{ entity.plainName }}CustomCoding {
+    {% for coder in entity.customCoders %}
+    /// The bytes stored for a `{{ coder.plainName }}` value; what it throws fails the commit with `encodingFailed`.
+    static func encode({{ coder.label }} value: {{ coder.type }}) throws -> Data
+    /// The `{{ coder.plainName }}` value of stored bytes; what it throws fails the read with `decodingFailed`.
+    static func decode({{ coder.label }} data: Data) throws -> {{ coder.type }}
+    {% endfor %}
+}
+
+/// Does not compile until the app declares `extension {{ entity.name }}: {{ entity.plainName }}CustomCoding { ... }`.
+private func declareInYourCode_extension_{{ entity.plainName }}_{{ entity.plainName }}CustomCoding<T: {{ entity.plainName }}CustomCoding>(_: T.Type) {}
+
+extension {{ entity.name }} {
+    private static func strataChecksCustomCoding() {
+        declareInYourCode_extension_{{ entity.plainName }}_{{ entity.plainName }}CustomCoding({{ entity.name }}.self)
+    }
+}
+{% endif %}
 {% endfor %}
 """#,
         "Importers.swift.stencil": #"""
@@ -565,7 +588,7 @@ extension {{ entity.name }}.Snapshot {
         let container = try decoder.container(keyedBy: SnapshotKey.self)
         objectID = try container.decodeValue("objectID")
         {% for field in entity.snapshotFields %}
-        {{ field.name }} = try container.decode{{ field.coding }}({{ field.keyLiteral }})
+        {{ field.name }} = try container.decode{{ field.coding }}({{ field.decodeArguments }})
         {% endfor %}
     }
 
@@ -574,7 +597,7 @@ extension {{ entity.name }}.Snapshot {
         var container = encoder.container(keyedBy: SnapshotKey.self)
         try container.encodeValue(objectID, "objectID")
         {% for field in entity.snapshotFields %}
-        try container.encode{{ field.coding }}({{ field.name }}, {{ field.keyLiteral }})
+        try container.encode{{ field.coding }}({{ field.name }}, {{ field.encodeArguments }})
         {% endfor %}
     }
 }

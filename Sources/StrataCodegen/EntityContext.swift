@@ -91,11 +91,27 @@ struct EntityContext {
         let virtuals: [TemplateNode] = entity.attributes.filter(\.isVirtual).map { attribute in
             TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "type": AttributeCode(attribute).publicType])
         }
-        let fields = lineage.flatMap { $0.attributes.filter(\.isStored) }
-        let snapshotFields: [TemplateNode] = fields.map { attribute in
-            TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name,
-                          "type": AttributeCode(attribute).publicType, "keyLiteral": SwiftSyntax.stringLiteral(attribute.name),
-                          "coding": attribute.isOptional ? "OptionalValue" : "Value", "docLines": SwiftSyntax.docLines(attribute.doc)])
+        let customCoders: [TemplateNode] = stored.filter { AttributeCode($0).isCustomCoded }.map { attribute in
+            TemplateNode(["label": SwiftSyntax.argumentLabel(attribute.name), "plainName": attribute.name,
+                          "type": attribute.swiftType ?? "Never"])
+        }
+        let fields = lineage.flatMap { owner in owner.attributes.filter(\.isStored).map { (owner: owner, attribute: $0) } }
+        let snapshotFields: [TemplateNode] = fields.map { owner, attribute in
+            let key = SwiftSyntax.stringLiteral(attribute.name)
+            var coding = attribute.isOptional ? "OptionalValue" : "Value"
+            var decodeArguments = key
+            var encodeArguments = key
+            if AttributeCode(attribute).isCustomCoded {
+                // The stored bytes, through the owning class's own functions: the type need not be Codable.
+                let label = SwiftSyntax.argumentLabel(attribute.name)
+                let owner = SwiftSyntax.identifier(owner.name)
+                coding = attribute.isOptional ? "OptionalCustom" : "Custom"
+                decodeArguments += ", decode: \(owner).decode(\(label):)"
+                encodeArguments += ", encode: \(owner).encode(\(label):)"
+            }
+            return TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name,
+                                 "type": AttributeCode(attribute).publicType, "decodeArguments": decodeArguments,
+                                 "encodeArguments": encodeArguments, "coding": coding, "docLines": SwiftSyntax.docLines(attribute.doc)])
         }
         // Each observable property's key path, formed once: an accessor of a main-context object
         // passes it to the registrar on every read, and forming a key path literal costs more
@@ -108,9 +124,9 @@ struct EntityContext {
             "classKeyword": hasChildren ? "class" : "final class", "isRoot": entity.parent == nil,
             "superclass": entity.parent.map { SwiftSyntax.identifier($0.value) } ?? "StrataObject",
             "attributes": attributes, "toOnes": toOnes, "toManys": toManys, "reads": reads, "binds": binds,
-            "initialValues": initialValues, "virtuals": virtuals, "transients": transients, "snapshotFields": snapshotFields, "keyPathChunks": Self.chunks(keyPathEntries(), size: 32),
+            "initialValues": initialValues, "virtuals": virtuals, "customCoders": customCoders, "transients": transients, "snapshotFields": snapshotFields, "keyPathChunks": Self.chunks(keyPathEntries(), size: 32),
             "snapshotArguments": (["objectID: object.objectID(as: \(name).self)"]
-                                  + fields.map { "\($0.name): object.\(SwiftSyntax.identifier($0.name))" }).joined(separator: ", "),
+                                  + fields.map { "\($0.attribute.name): object.\(SwiftSyntax.identifier($0.attribute.name))" }).joined(separator: ", "),
         ])
     }
 
@@ -174,6 +190,7 @@ struct EntityContext {
 
     private func summary(_ attribute: Attribute) -> String {
         var parts = [attribute.type == .codable ? (attribute.swiftType ?? "Codable") : attribute.type.rawValue]
+        if attribute.coder == .custom { parts.append("coded by the app") }
         if attribute.isOptional { parts.append("optional") }
         if attribute.isIndexed { parts.append("indexed") }
         if attribute.isUnique { parts.append("unique") }

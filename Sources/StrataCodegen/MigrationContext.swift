@@ -59,21 +59,27 @@ enum MigrationContext {
                              "fields": fields])
     }
 
+    /// The type of an attribute in a step's `Values`: its public type, a `Codable` one's optional
+    /// (set it or leave it nil), and the stored bytes of one the app codes (`coder: custom`).
+    private static func valueType(_ attribute: Attribute) -> String {
+        let code = AttributeCode(attribute)
+        if code.isCustomCoded { return "Data?" }
+        return attribute.type == .codable ? code.storageType : code.publicType
+    }
+
     /// `struct DogValues` in `enum <Model><Version>`: what a custom step writes for the new row.
     private static func values(_ entity: Entity, in version: SchemaVersion, model: String) -> TemplateNode {
         let attributes = lineageAttributes(entity, in: version)
         let fields = attributes.map { attribute -> TemplateNode in
-            let code = AttributeCode(attribute)
-            let type = attribute.type == .codable ? code.storageType : code.publicType
-            return TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "type": type, "plainName": attribute.name])
+            TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "type": valueType(attribute), "plainName": attribute.name])
         }
-        let parameters = attributes.map { attribute -> String in
-            let code = AttributeCode(attribute)
-            let type = attribute.type == .codable ? code.storageType : code.publicType
-            return "\(attribute.name): \(type)"
-        }.joined(separator: ", ")
+        let parameters = attributes.map { "\($0.name): \(valueType($0))" }.joined(separator: ", ")
         let assignments = attributes.map { "self.\(SwiftSyntax.identifier($0.name)) = \(SwiftSyntax.identifier($0.name))" }
-        let binds = attributes.map { AttributeCode($0, storage: SwiftSyntax.identifier($0.name)).bind }
+        let binds = attributes.map { attribute in
+            // A custom-coded value is written as the bytes the step made with the app's encode function.
+            AttributeCode(attribute).isCustomCoded ? "binder.bind(value: \(SwiftSyntax.identifier(attribute.name)))"
+                : AttributeCode(attribute, storage: SwiftSyntax.identifier(attribute.name)).bind
+        }
         return TemplateNode(["namespace": SwiftSyntax.identifier(model + version.name), "name": entity.name + "Values", "entity": entity.name, "version": version.name,
                              "fields": fields, "parameters": parameters, "assignments": assignments, "binds": binds])
     }

@@ -10,7 +10,6 @@ enum SwiftSyntax {
         "borrowing", "consuming", "async", "some", "any", "package", "each", "macro",
     ]
 
-    /// A name usable as a Swift identifier: backticked when it is a keyword.
     /// A model file's `doc:` text as the lines of a `///` comment, each with its leading space
     /// (an empty string for a blank line): split at every line break, so no text can end the
     /// comment and become code.
@@ -25,8 +24,15 @@ enum SwiftSyntax {
         return lines
     }
 
+    /// A name usable as a Swift identifier: backticked when it is a keyword.
     static func identifier(_ name: String) -> String {
         keywords.contains(name) ? "`" + name + "`" : name
+    }
+
+    /// A name usable as an argument label: any keyword may be one as it is, except `inout`,
+    /// `var` and `let`, which are backticked (and `_`, which would mean no label).
+    static func argumentLabel(_ name: String) -> String {
+        ["inout", "var", "let", "_"].contains(name) ? "`" + name + "`" : name
     }
 
     /// A Swift string literal of any text: quotes, backslashes, `\(`, line breaks and every

@@ -28,6 +28,30 @@ struct CodegenTests {
         }
     }
 
+    /// `coder: custom` attributes: the entity's class reads and binds them through functions the
+    /// app declares in an extension that conforms to the generated protocol (a compile error
+    /// naming that extension until it exists), and snapshots code them the same way.
+    @Test func attributesTheAppCodesRequireItsFunctions() throws {
+        let clinic = Self.root.appendingPathComponent("Tests/StrataEndToEndTests/Models/Clinic").path
+        let text = try generate(clinic).map(\.contents).joined(separator: "\n")
+        for line in [
+            "public protocol PatientCustomCoding {",
+            "    static func encode(bloodType value: BloodType) throws -> Data",
+            "    static func decode(bloodType data: Data) throws -> BloodType",
+            "    static func encode(allergies value: Allergies) throws -> Data",
+            "public protocol RecordCustomCoding {",
+            "    static func decode(class data: Data) throws -> Triage",
+            "private func declareInYourCode_extension_Patient_PatientCustomCoding<T: PatientCustomCoding>(_: T.Type) {}",
+            "        declareInYourCode_extension_Record_RecordCustomCoding(Record.self)",
+            "        _bloodType = reader.custom(BloodType.self, attribute: \"bloodType\", of: self, decode: Self.decode(bloodType:))",
+            "        binder.bind(custom: _class, encode: Self.encode(class:))",
+            "        bloodType = try container.decodeCustom(\"bloodType\", decode: Patient.decode(bloodType:))",
+            "        try container.encodeOptionalCustom(`class`, \"class\", encode: Record.encode(class:))",
+        ] {
+            #expect(text.contains(line + "\n"), "\(line)")
+        }
+    }
+
     @Test func outputIsDeterministicAndHasNoTimestamp() throws {
         let first = try generate()
         let second = try generate()

@@ -52,6 +52,8 @@ struct ErrorMessageTests {
             + "Dog #4 (deleted); call refreshAndMergeAllObjects() before changing them, or choose another merge policy"),
         (.encodingFailed(type: "Settings", coder: "json", reason: "refused"),
          "a Settings value could not be encoded as json, so nothing was saved: refused"),
+        (.decodingFailed(entity: "Person", attribute: "badge", object: "Person #3", reason: "bad colour"),
+         "cannot read Person #3: the app's decode function of 'Person.badge' threw: bad colour"),
         (.userError(UserError(ErrorMessageOops.failed(code: 7))), "the transaction threw: failed(code: 7)"),
     ]
 

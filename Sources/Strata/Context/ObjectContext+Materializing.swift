@@ -8,8 +8,8 @@ extension ObjectContext {
         if !missing.isEmpty {
             // Held here, so that the main context's purge cannot drop them before they are returned.
             var found: [ObjectKey: StrataObject] = [:]
-            try forEachStoredRow(missing.map { keys[$0] }) { key, plan, row in
-                if let object = materialize(row, plan: plan, storage: key.storage) { found[key] = object }
+            try forEachStoredRow(missing.map { keys[$0] }) { (key, plan, row) throws(StrataError) in
+                if let object = try materialize(row, plan: plan, storage: key.storage) { found[key] = object }
             }
             for position in missing { result[position] = found[keys[position]] }
         }

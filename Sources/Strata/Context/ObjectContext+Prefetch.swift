@@ -51,7 +51,7 @@ extension ObjectContext {
         defer { statement.reset() }
         while try statement.step() {
             let row = statement.row
-            if let object = materialize(row, plan: plan, storage: storage.index), !object.deleted { each(object, row) }
+            if let object = try materialize(row, plan: plan, storage: storage.index), !object.deleted { each(object, row) }
         }
     }
 

@@ -97,6 +97,7 @@ extension ObjectContext {
         // fetch, and the registry then grows once instead of rehashing as it fills (registering
         // an object that was already there just finds it again).
         registered.insert(result)
+        try throwReadFailures(forgetting: true)
         return result
     }
 
@@ -204,10 +205,12 @@ extension ObjectContext {
     }
 
     /// The registered object of a row, or a new one read from it and registered.
-    func materialize(_ row: DatabaseRow, plan: FetchPlan, storage: Int32) -> StrataObject? {
+    /// A row whose `coder: custom` value does not decode fails with `decodingFailed`.
+    func materialize(_ row: DatabaseRow, plan: FetchPlan, storage: Int32) throws(StrataError) -> StrataObject? {
         guard let kind = plan.kind(of: row) else { return nil }
         let key = ObjectKey(storage: storage, table: kind.table, rowID: row.int64(0))
         let object = registered.object(for: key) { read(row, kind: kind, key: key) }
+        try throwReadFailures(forgetting: true)
         if self.kind == .main, registered.countUpperBound > purgeThreshold { purge() }
         return object
     }
@@ -225,6 +228,6 @@ extension ObjectContext {
         statement.bind(plan.sql.arguments)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        return materialize(statement.row, plan: plan, storage: key.storage)
+        return try materialize(statement.row, plan: plan, storage: key.storage)
     }
 }

@@ -17,7 +17,7 @@ extension ObjectContext {
     /// Reads the rows of some keys, table by table in chunks of ids, through a plan of the
     /// table's root entity (so each row's columns are where its kind says); rows that are gone
     /// are skipped.
-    func forEachStoredRow(_ keys: [ObjectKey], _ each: (ObjectKey, FetchPlan, DatabaseRow) -> Void) throws(StrataError) {
+    func forEachStoredRow(_ keys: [ObjectKey], _ each: (ObjectKey, FetchPlan, DatabaseRow) throws(StrataError) -> Void) throws(StrataError) {
         var groups: [ObjectKey: [Int64]] = [:]
         for key in keys { groups[ObjectKey(storage: key.storage, table: key.table, rowID: 0), default: []].append(key.rowID) }
         for (group, ids) in groups {
@@ -30,7 +30,7 @@ extension ObjectContext {
                 defer { statement.reset() }
                 while try statement.step() {
                     let row = statement.row
-                    each(ObjectKey(storage: group.storage, table: group.table, rowID: row.int64(0)), plan, row)
+                    try each(ObjectKey(storage: group.storage, table: group.table, rowID: row.int64(0)), plan, row)
                 }
             }
         }
@@ -97,6 +97,9 @@ extension ObjectContext {
             for object in objects where !seen.contains(object.key) { changed(object, nil) }
         }
         settle(objects, seen: seen)
+        // An object whose new row does not decode leaves the map, so the next snapshot does not
+        // meet it again; a fetch reads it anew.
+        try throwReadFailures(forgetting: true)
     }
 
     /// Unsafe transaction: brings every registered object to the stored state, keeping the
@@ -121,6 +124,7 @@ extension ObjectContext {
         }
         settle(objects, seen: seen)
         flushObservation()
+        try throwReadFailures(forgetting: false)
     }
 
     /// An object whose change conflicts with the store under the `.error` policy.
@@ -172,6 +176,7 @@ extension ObjectContext {
             Self.setValues(current, of: object)
             originals[object.key] = stored
         }
+        try throwReadFailures(forgetting: false)
         for object in objects where !seen.contains(object.key) {
             if mergePolicy == .error {
                 conflicts.append(Conflict(key: object.key, description: "\(object.layout?.name ?? "?") #\(object.rowID) (deleted)"))

@@ -64,7 +64,7 @@ extension ObjectContext {
             statement.bind(plan.sql.arguments)
             defer { statement.reset() }
             while try statement.step() {
-                if let related = materialize(statement.row, plan: plan, storage: object.key.storage), !related.deleted {
+                if let related = try materialize(statement.row, plan: plan, storage: object.key.storage), !related.deleted {
                     keys.append(related.key)
                 }
             }

@@ -17,7 +17,7 @@ extension ObjectContext {
             defer { statement.reset() }
             while try statement.step() {
                 let row = statement.row
-                guard let object = materialize(row, plan: plan, storage: storage.index) else { continue }
+                guard let object = try materialize(row, plan: plan, storage: storage.index) else { continue }
                 let values = (0..<Int32(sortKeys.count)).map { row.value(plan.extraColumnIndex + $0) }
                 found.append((ListEntry(key: object.key, entityName: layout.name, sortValues: values), object))
             }

@@ -30,7 +30,7 @@ extension ObjectContext {
         var sincePurge = 0
         while try statement.step() {
             // `plan` checked that every kind of row it can return is a `T`.
-            guard let object = materialize(statement.row, plan: plan, storage: storage.index) as? T else { continue }
+            guard let object = try materialize(statement.row, plan: plan, storage: storage.index) as? T else { continue }
             try body(object)
             sincePurge += 1
             if sincePurge == Self.streamingPurgeInterval {

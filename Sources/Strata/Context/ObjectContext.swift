@@ -31,6 +31,9 @@ final class ObjectContext {
     /// One object per row. The main context drops objects nothing else holds (see ``purge()``).
     @exclusivity(unchecked) var registered = Registry()
     var purgeThreshold = 4096
+    /// Rows whose `coder: custom` values the app's decode function refused, since the read that
+    /// met them last checked (see `ObjectContext+ReadFailures.swift`).
+    var readFailures: ReadFailures?
     /// What this context's objects check before they change; replaced when the context ends.
     private(set) lazy var token = ContextToken(context: self)
     /// The homes of this context's objects, by entity and storage.

@@ -127,6 +127,19 @@ public struct ColumnBinder {
         }
     }
 
+    /// Binds a `coder: custom` attribute's value as the bytes the app's `encode` makes, or NULL;
+    /// an `encode` that throws fails the commit with `encodingFailed` (coder `custom`).
+    public mutating func bind<T>(custom value: T?, encode: (T) throws -> Data) {
+        guard let parameter = advance() else { return }
+        guard let value else { return bindValue(.null, at: parameter) }
+        do {
+            bindValue(.blob(Array(try encode(value))), at: parameter)
+        } catch {
+            if failure == nil { failure = .encodingFailed(type: String(describing: T.self), coder: "custom", reason: "\(error)") }
+            bindValue(.null, at: parameter)
+        }
+    }
+
     /// Throws the first encoding failure met while binding.
     func checkEncoding() throws(StrataError) {
         if let failure { throw failure }

@@ -148,4 +148,21 @@ public struct RowReader {
         guard case .blob(let bytes) = value(next()) else { return nil }
         return coder.decode(T.self, from: bytes)
     }
+
+    /// The next column of a `coder: custom` attribute, its bytes turned into a value by the app's
+    /// `decode`; nil when NULL. A `decode` that throws leaves nil and is reported to the object's
+    /// context, which fails the read that met it with `decodingFailed` naming the entity, the
+    /// attribute and the object.
+    public mutating func custom<T>(_ type: T.Type = T.self, attribute: StaticString, of object: StrataObject,
+                                   decode: (Data) throws -> T) -> T? {
+        guard case .blob(let bytes) = value(next()) else { return nil }
+        do {
+            return try decode(Data(bytes))
+        } catch {
+            let entity = Swift.type(of: object).entityName
+            object.context?.noteReadFailure(.decodingFailed(entity: entity, attribute: "\(attribute)", object: "\(entity) #\(object.rowID)",
+                                                            reason: "\(error)"), of: object)
+            return nil
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The coding key of generated snapshots: a property name, written as a string literal.
 ///
 /// Generated `Snapshot` types implement `Codable` with this key and the container methods below,
@@ -28,6 +30,17 @@ extension KeyedDecodingContainer where K == SnapshotKey {
     public func decodeOptionalValue<T: Decodable>(_ key: SnapshotKey) throws -> T? {
         try decodeIfPresent(T.self, forKey: key)
     }
+
+    /// A `coder: custom` attribute's value: the bytes stored under `key`, through the app's
+    /// `decode`, so the attribute's type need not be `Decodable`.
+    public func decodeCustom<T>(_ key: SnapshotKey, decode: (Data) throws -> T) throws -> T {
+        try decode(self.decode(Data.self, forKey: key))
+    }
+
+    /// A `coder: custom` attribute's value, or nil when the key is missing or null.
+    public func decodeOptionalCustom<T>(_ key: SnapshotKey, decode: (Data) throws -> T) throws -> T? {
+        try decodeIfPresent(Data.self, forKey: key).map(decode)
+    }
 }
 
 extension KeyedEncodingContainer where K == SnapshotKey {
@@ -39,5 +52,16 @@ extension KeyedEncodingContainer where K == SnapshotKey {
     /// Stores `value` under `key`, or nothing when it is nil.
     public mutating func encodeOptionalValue<T: Encodable>(_ value: T?, _ key: SnapshotKey) throws {
         try encodeIfPresent(value, forKey: key)
+    }
+
+    /// Stores a `coder: custom` attribute's value under `key` as the bytes the app's `encode`
+    /// makes of it, as the store keeps it.
+    public mutating func encodeCustom<T>(_ value: T, _ key: SnapshotKey, encode: (T) throws -> Data) throws {
+        try self.encode(encode(value), forKey: key)
+    }
+
+    /// Stores a `coder: custom` attribute's value as its bytes, or nothing when it is nil.
+    public mutating func encodeOptionalCustom<T>(_ value: T?, _ key: SnapshotKey, encode: (T) throws -> Data) throws {
+        try encodeIfPresent(value.map(encode), forKey: key)
     }
 }

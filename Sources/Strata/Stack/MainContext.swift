@@ -139,6 +139,13 @@ final class MainContext {
             ObjectContext.setValues(change.values, of: object)
             context.noteObservedChange(object, columns: change.columns)
         }
+        do throws(StrataError) {
+            // The values a commit wrote that the app's own decode function refuses: the objects
+            // leave the map (a fetch reads them anew and reports it), and the log says why.
+            try context.throwReadFailures(forgetting: true)
+        } catch {
+            StrataDefaults.logger.log(error: error, message: "the main context could not apply a commit's values", file: #fileID, line: #line)
+        }
         if summary.relationshipsChanged {
             for object in context.registered.values {
                 object.toManyKeys = nil
