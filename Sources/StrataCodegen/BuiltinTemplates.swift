@@ -28,13 +28,17 @@ import Strata
     {% for transient in entity.transients %}
     private var {{ transient.storage }}: {{ transient.storageType }} = {{ transient.initial }}
     {% endfor %}
-    {% if entity.observedKeyPaths %}
+    {% if entity.observedRuns %}
 
-    /// The key paths the accessors report to Observation, each formed once.
-    private enum ObservedKeyPaths {
-        {% for line in entity.observedKeyPaths %}
-        {{ line }}
+    /// The key paths the accessors report to Observation: the superclass's, then this class's.
+    {{ access }}override class var observedProperties: ObservedProperties {
+        var properties = super.observedProperties
+        {% for run in entity.observedRuns %}
+        properties.{{ run.method }}([
+            {{ run.keyPaths|lines:12,"," }}
+        ])
         {% endfor %}
+        return properties
     }
     {% endif %}
     {% for attribute in entity.attributes %}
@@ -48,12 +52,13 @@ import Strata
     /// `{{ attribute.plainName }}`: {{ attribute.summary }}.
     {{ access }}var {{ attribute.name }}: {{ attribute.publicType }} {
         get {
-            observationAccess({{ attribute.keyPath }})
+            observationAccess(column: {{ attribute.ordinal }})
             return {{ attribute.getter }}
         }
         set {
             willSet({{ attribute.ordinal }}, {{ attribute.nameLiteral }})
-            observedMutation({{ attribute.keyPath }}) { {{ attribute.storage }} = newValue }
+            {{ attribute.storage }} = newValue
+            didSet(column: {{ attribute.ordinal }})
         }
     }
     {% endfor %}
@@ -68,10 +73,14 @@ import Strata
     /// `{{ transient.plainName }}`: {{ transient.summary }}. It may be set in any context.
     {{ access }}var {{ transient.name }}: {{ transient.publicType }} {
         get {
-            observationAccess({{ transient.keyPath }})
+            observationAccess(transient: {{ transient.index }})
             return {{ transient.storage }}
         }
-        set { observedMutation({{ transient.keyPath }}) { {{ transient.storage }} = newValue } }
+        set {
+            willSet(transient: {{ transient.index }})
+            {{ transient.storage }} = newValue
+            didSet(transient: {{ transient.index }})
+        }
     }
     {% endfor %}
     {% for relationship in entity.toOnes %}
@@ -85,10 +94,10 @@ import Strata
     /// `{{ relationship.plainName }}`: to-one {{ relationship.destinationName }}.
     {{ access }}var {{ relationship.name }}: {{ relationship.destination }}? {
         get {
-            observationAccess({{ relationship.keyPath }})
+            observationAccess(relationship: {{ relationship.index }})
             return toOne({{ relationship.index }})
         }
-        set { observedMutation({{ relationship.keyPath }}) { setToOne({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) } }
+        set { setToOne({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) }
     }
     {% endfor %}
     {% for relationship in entity.toManys %}
@@ -102,10 +111,10 @@ import Strata
     /// `{{ relationship.plainName }}`: {{ relationship.summary }}.
     {{ access }}var {{ relationship.name }}: {{ relationship.publicType }} {
         get {
-            observationAccess({{ relationship.keyPath }})
+            observationAccess(relationship: {{ relationship.index }})
             return {{ relationship.getter }}
         }
-        set { observedMutation({{ relationship.keyPath }}) { setToMany({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) } }
+        set { setToMany({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) }
     }
     {% endfor %}
     {% if entity.isRoot %}
@@ -155,34 +164,6 @@ import Strata
     }
     {% endif %}
 
-    {% if entity.attributes or entity.toOnes %}
-    {{ access }}override func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {
-        switch ordinal {
-        {% for attribute in entity.attributes %}
-        case {{ attribute.ordinal }}: registrar.withMutation(of: self, keyPath: {{ attribute.keyPath }}) {}
-        {% endfor %}
-        {% for relationship in entity.toOnes %}
-        case {{ relationship.ordinal }}: registrar.withMutation(of: self, keyPath: {{ relationship.keyPath }}) {}
-        {% endfor %}
-        default: super.observationChanged(column: ordinal, registrar: registrar)
-        }
-    }
-
-    {% endif %}
-    {% if entity.toOnes or entity.toManys %}
-    {{ access }}override func observationChanged(relationship index: Int, registrar: ObservationRegistrar) {
-        switch index {
-        {% for relationship in entity.toOnes %}
-        case {{ relationship.index }}: registrar.withMutation(of: self, keyPath: {{ relationship.keyPath }}) {}
-        {% endfor %}
-        {% for relationship in entity.toManys %}
-        case {{ relationship.index }}: registrar.withMutation(of: self, keyPath: {{ relationship.keyPath }}) {}
-        {% endfor %}
-        default: super.observationChanged(relationship: index, registrar: registrar)
-        }
-    }
-
-    {% endif %}
     {{ access }}override class func propertyName(for keyPath: AnyKeyPath) -> String? {
         keyPathNames[keyPath] ?? super.propertyName(for: keyPath)
     }

@@ -41,7 +41,6 @@ struct EntityContext {
                 "storageType": code.storageType, "publicType": code.publicType, "initial": code.initialValue,
                 "ordinal": ordinals[attribute.name] ?? 0, "nameLiteral": SwiftSyntax.stringLiteral(attribute.name),
                 "getter": getter, "summary": summary(attribute), "docLines": SwiftSyntax.docLines(attribute.doc),
-                "keyPath": Self.observedKeyPath(attribute.name),
             ])
         }
         let toOnes: [TemplateNode] = entity.relationships.filter { $0.kind == .toOne }.map { relationship in
@@ -50,7 +49,6 @@ struct EntityContext {
                 "destination": SwiftSyntax.identifier(relationship.destination), "destinationName": relationship.destination,
                 "ordinal": ordinals[relationship.name] ?? 0, "index": indexes[relationship.name] ?? 0,
                 "nameLiteral": SwiftSyntax.stringLiteral(relationship.name), "docLines": SwiftSyntax.docLines(relationship.doc),
-                "keyPath": Self.observedKeyPath(relationship.name),
             ])
         }
         let toManys: [TemplateNode] = entity.relationships.filter { $0.kind != .toOne }.map { relationship in
@@ -63,16 +61,18 @@ struct EntityContext {
                 "getter": ordered ? "toMany(\(index), as: \(destination).self)" : "Set(toMany(\(index), as: \(destination).self))",
                 "nameLiteral": SwiftSyntax.stringLiteral(relationship.name),
                 "summary": (ordered ? "ordered to-many " : "to-many ") + relationship.destination,
-                "docLines": SwiftSyntax.docLines(relationship.doc), "keyPath": Self.observedKeyPath(relationship.name),
+                "docLines": SwiftSyntax.docLines(relationship.doc),
             ])
         }
-        let transients: [TemplateNode] = entity.attributes.filter(\.isTransient).map { attribute in
+        // Transient attributes are reported by their index among the lineage's.
+        let inheritedTransients = lineage.dropLast().flatMap(\.attributes).filter(\.isTransient).count
+        let transients: [TemplateNode] = entity.attributes.filter(\.isTransient).enumerated().map { position, attribute in
             let code = AttributeCode(attribute)
             return TemplateNode([
                 "name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name, "storage": "_" + attribute.name,
                 "storageType": code.storageType, "publicType": code.publicType, "initial": code.initialValue,
                 "summary": summary(attribute), "docLines": SwiftSyntax.docLines(attribute.doc),
-                "keyPath": Self.observedKeyPath(attribute.name),
+                "index": inheritedTransients + position,
             ])
         }
         var reads = stored.map { AttributeCode($0).read }
@@ -113,13 +113,17 @@ struct EntityContext {
                                  "type": AttributeCode(attribute).publicType, "decodeArguments": decodeArguments,
                                  "encodeArguments": encodeArguments, "coding": coding, "docLines": SwiftSyntax.docLines(attribute.doc)])
         }
-        // Each observable property's key path, formed once: an accessor of a main-context object
-        // passes it to the registrar on every read, and forming a key path literal costs more
-        // than the rest of the read.
-        let observedNames = entity.attributes.filter { $0.isStored || $0.isTransient }.map(\.name) + entity.relationships.map(\.name)
-        let observedKeyPaths = observedNames.map { "static let \(Self.observedMember($0)) = \\\(name).\(SwiftSyntax.identifier($0))" }
+        // The key paths the accessors report to Observation, in the runtime's order: stored
+        // attributes then to-one relationships (column ordinals), every relationship (lineage
+        // indexes), transient attributes. Each list is built in short runs (see `chunks`).
+        let root = "\\" + name + "."
+        let columnPaths = (stored.map(\.name) + entity.relationships.filter { $0.kind == .toOne }.map(\.name)).map { root + SwiftSyntax.identifier($0) }
+        let relationshipPaths = entity.relationships.map { root + SwiftSyntax.identifier($0.name) }
+        let transientPaths = entity.attributes.filter(\.isTransient).map { root + SwiftSyntax.identifier($0.name) }
+        let observedRuns = [("addColumns", columnPaths), ("addRelationships", relationshipPaths), ("addTransients", transientPaths)]
+            .flatMap { method, paths in Self.chunks(paths, size: 32).map { TemplateNode(["method": method, "keyPaths": $0]) } }
         return TemplateNode([
-            "name": name, "plainName": entity.name, "observedKeyPaths": observedKeyPaths, "nameLiteral": SwiftSyntax.stringLiteral(entity.name),
+            "name": name, "plainName": entity.name, "observedRuns": observedRuns, "nameLiteral": SwiftSyntax.stringLiteral(entity.name),
             "docLines": SwiftSyntax.docLines(entity.doc),
             "classKeyword": hasChildren ? "class" : "final class", "isRoot": entity.parent == nil,
             "superclass": entity.parent.map { SwiftSyntax.identifier($0.value) } ?? "StrataObject",
@@ -128,17 +132,6 @@ struct EntityContext {
             "snapshotArguments": (["objectID: object.objectID(as: \(name).self)"]
                                   + fields.map { "\($0.attribute.name): object.\(SwiftSyntax.identifier($0.attribute.name))" }).joined(separator: ", "),
         ])
-    }
-
-    /// The member of the generated `ObservedKeyPaths` enum that holds the key path of the
-    /// property `name` (a valid identifier for any property name, keywords included).
-    private static func observedMember(_ name: String) -> String {
-        "_" + name
-    }
-
-    /// Where an accessor finds the key path of the property `name` that it reports to Observation.
-    private static func observedKeyPath(_ name: String) -> String {
-        "ObservedKeyPaths." + observedMember(name)
     }
 
     /// Every key path a clause may use, rooted at this class, as `\Dog.name: "name"` dictionary

@@ -45,7 +45,7 @@ extension ObjectContext {
     /// Tells Observation at once that a relationship of an object changed (an inverse kept in step
     /// by a setter of another object).
     func relationshipChanged(_ object: StrataObject, _ relationship: RelationshipLayout) {
-        guard object.isObserved, let token = object.token else { return }
-        object.observationChanged(relationship: relationship.index, registrar: token.registrar)
+        guard object.isObserved else { return }
+        object.observationChanged(.relationship, relationship.index)
     }
 }

@@ -14,21 +14,112 @@ import Observation
 /// of another dog that was read in the same context also tells it (it then reads the same name).
 extension StrataObject: Observable {}
 
+/// The key paths an entity class's accessors report to Observation, for its whole lineage:
+/// the generated `observedProperties` of a class is its superclass's with its own appended.
+///
+/// Accessors report by position (a column's lineage ordinal, a relationship's lineage index, a
+/// transient attribute's lineage index) rather than with a key path of their own: a call with an
+/// integer type-checks in a fraction of the time of a generic call with a key path, which every
+/// build of an app with a large model pays per property.
+public struct ObservedProperties {
+    /// By lineage column ordinal: each stored attribute, and each to-one relationship at its
+    /// foreign key's ordinal.
+    public var columns: [AnyKeyPath] = []
+    /// By lineage relationship index, to-one and to-many.
+    public var relationships: [AnyKeyPath] = []
+    /// Transient attributes, ancestors' first.
+    public var transients: [AnyKeyPath] = []
+
+    /// No key paths: a class of its own.
+    public init() {}
+
+    /// Appends a class's own stored attributes and to-one relationships, in ordinal order.
+    public mutating func addColumns(_ keyPaths: [AnyKeyPath]) { columns += keyPaths }
+    /// Appends a class's own relationships, in lineage order.
+    public mutating func addRelationships(_ keyPaths: [AnyKeyPath]) { relationships += keyPaths }
+    /// Appends a class's own transient attributes.
+    public mutating func addTransients(_ keyPaths: [AnyKeyPath]) { transients += keyPaths }
+}
+
+/// Where an accessor's property is in ``ObservedProperties``.
+@usableFromInline
+enum ObservedKind {
+    case column
+    case relationship
+    case transient
+}
+
+/// An entity layout's ``ObservedProperties``, as unretained references the accessors can pass
+/// without a retain and a release per read (the layout keeps `properties`, and so the key paths,
+/// alive for as long as any object of it exists).
+// `@unchecked Sendable` is sound: a key path object never changes once made (the standard
+// library does not mark `AnyKeyPath` Sendable, but has no mutating API on it), the arrays are
+// never changed after `init`, and the unretained references point into `properties`.
+struct ObservedKeyPaths: @unchecked Sendable {
+    let properties: ObservedProperties
+    private let columns: [Unmanaged<AnyKeyPath>]
+    private let relationships: [Unmanaged<AnyKeyPath>]
+    private let transients: [Unmanaged<AnyKeyPath>]
+
+    init(_ properties: ObservedProperties) {
+        self.properties = properties
+        columns = properties.columns.map { .passUnretained($0) }
+        relationships = properties.relationships.map { .passUnretained($0) }
+        transients = properties.transients.map { .passUnretained($0) }
+    }
+
+    /// The key path at a position; nil for a class that reports none there (a hand-written one).
+    func keyPath(_ kind: ObservedKind, _ index: Int) -> Unmanaged<AnyKeyPath>? {
+        let list: [Unmanaged<AnyKeyPath>]
+        switch kind {
+        case .column: list = columns
+        case .relationship: list = relationships
+        case .transient: list = transients
+        }
+        return list.indices.contains(index) ? list[index] : nil
+    }
+}
+
 extension StrataObject {
-    /// Reports a read of the property at `keyPath` to the context's registrar; generated
-    /// accessors call it.
+    /// Reports a read of the stored column at a lineage ordinal (an attribute, or a to-one
+    /// relationship's foreign key) to the context's registrar; generated getters call it.
+    @inlinable @inline(__always)
+    public final func observationAccess(column ordinal: Int) {
+        // The report is a call of its own, so that an accessor of an object that does not report
+        // is a flag test and the read (with the report inline, every accessor saved and restored
+        // the registers the report needs, reporting or not).
+        if reportsReads { reportAccess(.column, ordinal) }
+    }
+
+    /// Reports a read of the relationship at a lineage index; generated getters call it.
+    @inlinable @inline(__always)
+    public final func observationAccess(relationship index: Int) {
+        if reportsReads { reportAccess(.relationship, index) }
+    }
+
+    /// Reports a read of the transient attribute at a lineage index; generated getters call it.
+    @inlinable @inline(__always)
+    public final func observationAccess(transient index: Int) {
+        if reportsReads { reportAccess(.transient, index) }
+    }
+
+    /// Reports a read of the property at `keyPath` to the context's registrar, for accessors
+    /// written by hand (`isDeleted`).
     @inlinable @inline(__always)
     public final func observationAccess<Root: StrataObject, Member>(_ keyPath: @autoclosure () -> KeyPath<Root, Member>) {
-        // The key path is an autoclosure: only a read that reports looks it up. The report itself
-        // is a call of its own, so that an accessor of an object that does not report is a flag
-        // test and the read (with the report inline, every accessor saved and restored the
-        // registers the report needs, reporting or not).
-        if reportsReads { reportAccess(keyPath()) }
+        if reportsReads { reportAccess(Unmanaged.passUnretained(keyPath())) }
+    }
+
+    /// Reports a read of a property by its position in the layout's observed key paths.
+    @usableFromInline @inline(never)
+    final func reportAccess(_ kind: ObservedKind, _ index: Int) {
+        guard let home = self.home, let keyPath = home.layout.observed.keyPath(kind, index) else { return }
+        reportAccess(keyPath)
     }
 
     /// Reports a read of the property at `keyPath` to the context's registrar.
-    @inlinable @inline(never)
-    final func reportAccess<Root: StrataObject, Member>(_ keyPath: KeyPath<Root, Member>) {
+    @usableFromInline @inline(never)
+    final func reportAccess(_ keyPath: Unmanaged<AnyKeyPath>) {
         let home: Unmanaged<ObjectHome>
         do {
             guard let owned = self.home else { return }
@@ -44,22 +135,78 @@ extension StrataObject {
         home._withUnsafeGuaranteedRef { home in
             let token = home.token
             token.hasObservedObjects = true
-            // The subject is `self` as a `StrataObject`, and the key path is the same object seen
-            // through that root (sound: `self` is a `Root`, and the registrar records the key
-            // path's identity, which this leaves as it is). Both are borrowed: converting either
-            // one by value made the call retain and release it, two atomic operations per read.
-            // The caller's key path outlives the call, as `self` does.
-            let path = Unmanaged<KeyPath<StrataObject, Member>>.fromOpaque(Unmanaged.passUnretained(keyPath).toOpaque())
-            path._withUnsafeGuaranteedRef { token.registrar.access(self, keyPath: $0) }
+            Self.withRegistrarKeyPath(keyPath) { token.registrar.access(self, keyPath: $0) }
+        }
+    }
+
+    /// `keyPath` as the registrar's methods take it: rooted at `StrataObject`, borrowed.
+    ///
+    /// Sound: the registrar records a key path's identity (equality and hash, dispatched to the
+    /// key path object itself) and never applies it, so the static type it is seen through does
+    /// not matter; the subject passed with it is the object the key path's own root names. The
+    /// key path is borrowed from the caller, which keeps it alive for the call: converting it by
+    /// value made every report retain and release it, two atomic operations per read.
+    @inline(__always)
+    static func withRegistrarKeyPath(_ keyPath: Unmanaged<AnyKeyPath>, _ body: (KeyPath<StrataObject, Any>) -> Void) {
+        let path = Unmanaged<KeyPath<StrataObject, Any>>.fromOpaque(keyPath.toOpaque())
+        path._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Tells the registrar that the property at a position is about to change, when the object
+    /// was ever read through an accessor (only then can an observer be tracking it).
+    @inlinable @inline(__always)
+    final func observationWillSet(_ kind: ObservedKind, _ index: Int) {
+        if isObserved { reportChange(kind, index, done: false) }
+    }
+
+    /// Tells the registrar that the property at a position has changed.
+    @inlinable @inline(__always)
+    final func observationDidSet(_ kind: ObservedKind, _ index: Int) {
+        if isObserved { reportChange(kind, index, done: true) }
+    }
+
+    /// Tells the registrar that the stored column at a lineage ordinal has changed; generated
+    /// setters call it after the value is assigned (``willSet(_:_:)`` told it before).
+    @inlinable @inline(__always)
+    public final func didSet(column ordinal: Int) {
+        observationDidSet(.column, ordinal)
+    }
+
+    /// Tells the registrar that the transient attribute at a lineage index is about to change.
+    @inlinable @inline(__always)
+    public final func willSet(transient index: Int) {
+        observationWillSet(.transient, index)
+    }
+
+    /// Tells the registrar that the transient attribute at a lineage index has changed.
+    @inlinable @inline(__always)
+    public final func didSet(transient index: Int) {
+        observationDidSet(.transient, index)
+    }
+
+    /// `willSet` or `didSet` of the registrar for the property at a position.
+    @usableFromInline @inline(never)
+    final func reportChange(_ kind: ObservedKind, _ index: Int, done: Bool) {
+        guard let home, let keyPath = home.layout.observed.keyPath(kind, index) else { return }
+        let registrar = home.token.registrar
+        Self.withRegistrarKeyPath(keyPath) { path in
+            if done { registrar.didSet(self, keyPath: path) } else { registrar.willSet(self, keyPath: path) }
         }
     }
 
     /// Runs `mutation`, the change of the property at `keyPath`, telling the context's registrar
-    /// when the object was ever read through an accessor; generated setters call it.
+    /// when the object was ever read through an accessor; for accessors written by hand
+    /// (`isDeleted`).
     @inlinable
     public final func observedMutation<Root: StrataObject, Member>(_ keyPath: @autoclosure () -> KeyPath<Root, Member>, _ mutation: () -> Void) {
         guard isObserved, let token else { return mutation() }
         token.registrar.withMutation(of: unsafeDowncast(self, to: Root.self), keyPath: keyPath(), mutation)
+    }
+
+    /// Tells the registrar that the property at a position changed after the fact.
+    final func observationChanged(_ kind: ObservedKind, _ index: Int) {
+        reportChange(kind, index, done: false)
+        reportChange(kind, index, done: true)
     }
 
     /// Tells the registrar that the object's values changed after the fact (a commit applied to
@@ -67,15 +214,14 @@ extension StrataObject {
     /// relationships when `relationships` is set, and whether it was deleted.
     func notifyObservers(columns: ColumnSet?, relationships: Bool, deleted: Bool) {
         guard isObserved, let token, let layout else { return }
-        let registrar = token.registrar
         for ordinal in layout.columns.indices where columns?.contains(ordinal) ?? true {
-            observationChanged(column: ordinal, registrar: registrar)
+            observationChanged(.column, ordinal)
         }
         if relationships {
             for (index, relationship) in layout.relationships.enumerated() where relationship.kind.isToMany {
-                observationChanged(relationship: index, registrar: registrar)
+                observationChanged(.relationship, index)
             }
         }
-        if deleted { registrar.withMutation(of: self, keyPath: \StrataObject.isDeleted) {} }
+        if deleted { token.registrar.withMutation(of: self, keyPath: \StrataObject.isDeleted) {} }
     }
 }

@@ -162,13 +162,9 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     /// Sets a to-one relationship's foreign-key value, by lineage ordinal; generated.
     open func setForeignKey(_ ordinal: Int, _ value: Int64?) {}
 
-    /// Tells the context's observers that the stored column at a lineage ordinal (an attribute,
-    /// or a to-one relationship's foreign key) changed; generated.
-    open func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {}
-
-    /// Tells the context's observers that the relationship at a lineage relationship index
-    /// changed; generated.
-    open func observationChanged(relationship index: Int, registrar: ObservationRegistrar) {}
+    /// The key paths this class's accessors report to Observation, for its whole lineage;
+    /// generated classes override it, adding their own to their superclass's.
+    open class var observedProperties: ObservedProperties { ObservedProperties() }
 
     /// The destination of the to-one relationship at a lineage relationship index.
     public final func toOne<D: StrataObject>(_ relationship: Int, as type: D.Type = D.self) -> D? {
@@ -179,7 +175,9 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     /// Sets the to-one relationship at a lineage relationship index, updating its inverse.
     public final func setToOne<D: StrataObject>(_ relationship: Int, _ property: StaticString, _ value: D?) {
         checkRelating(property, [value].compactMap { $0 })
+        observationWillSet(.relationship, relationship)
         context?.setToOne(self, relationship: relationship, to: value)
+        observationDidSet(.relationship, relationship)
     }
 
     /// The objects of the to-many relationship at a lineage relationship index, in stored order.
@@ -192,7 +190,9 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     public final func setToMany<D: StrataObject, S: Sequence>(_ relationship: Int, _ property: StaticString, _ values: S) where S.Element == D {
         let objects = Array(values)
         checkRelating(property, objects)
+        observationWillSet(.relationship, relationship)
         context?.setToMany(self, relationship: relationship, to: objects)
+        observationDidSet(.relationship, relationship)
     }
 
     /// Relationship setters accept objects of this object's own transaction only.
@@ -244,6 +244,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
         if markDirty(ordinal), isWritten {
             token?.context?.markUpdated(self, column: ordinal)
         }
+        observationWillSet(.column, ordinal)
     }
 
     /// Traps for a change ``willSet(_:_:)`` refused, naming the entity, the property and why.

@@ -48,6 +48,8 @@ final class EntityLayout: Sendable {
     /// `requiredOrdinals` as a column set: while all are below 64, one test of a new object's
     /// changed columns tells whether it set them all.
     let requiredColumns: ColumnSet
+    /// The key paths the class's accessors report to Observation.
+    let observed: ObservedKeyPaths
 
     var name: String { description.name }
 
@@ -81,6 +83,7 @@ final class EntityLayout: Sendable {
         written += columns.map(\.written)
         self.insertWrite = .insert(into: table, columns: written)
         self.deleteWrite = .delete(from: table, key: StoreLayout.idColumn)
+        self.observed = ObservedKeyPaths(type.observedProperties)
     }
 
     /// The column of a property of the lineage, if it is stored in this table.

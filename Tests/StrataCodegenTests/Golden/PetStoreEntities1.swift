@@ -19,19 +19,25 @@ public final class Person: StrataObject {
     private var _website: URL? = nil
     private var _settings: PersonSettings? = nil
 
-    /// The key paths the accessors report to Observation, each formed once.
-    private enum ObservedKeyPaths {
-        static let _personID = \Person.personID
-        static let _name = \Person.name
-        static let _displayName = \Person.displayName
-        static let _createdAt = \Person.createdAt
-        static let _token = \Person.token
-        static let _balance = \Person.balance
-        static let _isActive = \Person.isActive
-        static let _website = \Person.website
-        static let _settings = \Person.settings
-        static let _pets = \Person.pets
-        static let _friends = \Person.friends
+    /// The key paths the accessors report to Observation: the superclass's, then this class's.
+    public override class var observedProperties: ObservedProperties {
+        var properties = super.observedProperties
+        properties.addColumns([
+            \Person.personID,
+            \Person.name,
+            \Person.displayName,
+            \Person.createdAt,
+            \Person.token,
+            \Person.balance,
+            \Person.isActive,
+            \Person.website,
+            \Person.settings,
+        ])
+        properties.addRelationships([
+            \Person.pets,
+            \Person.friends,
+        ])
+        return properties
     }
 
     /// The customer number the shop's back office gives out.
@@ -39,108 +45,117 @@ public final class Person: StrataObject {
     /// `personID`: Int64, unique.
     public var personID: Int64 {
         get {
-            observationAccess(ObservedKeyPaths._personID)
+            observationAccess(column: 0)
             return _personID
         }
         set {
             willSet(0, "personID")
-            observedMutation(ObservedKeyPaths._personID) { _personID = newValue }
+            _personID = newValue
+            didSet(column: 0)
         }
     }
 
     /// `name`: String, indexed.
     public var name: String {
         get {
-            observationAccess(ObservedKeyPaths._name)
+            observationAccess(column: 1)
             return _name
         }
         set {
             willSet(1, "name")
-            observedMutation(ObservedKeyPaths._name) { _name = newValue }
+            _name = newValue
+            didSet(column: 1)
         }
     }
 
     /// `displayName`: String.
     public var displayName: String {
         get {
-            observationAccess(ObservedKeyPaths._displayName)
+            observationAccess(column: 2)
             return _displayName
         }
         set {
             willSet(2, "displayName")
-            observedMutation(ObservedKeyPaths._displayName) { _displayName = newValue }
+            _displayName = newValue
+            didSet(column: 2)
         }
     }
 
     /// `createdAt`: Date, initially now.
     public var createdAt: Date {
         get {
-            observationAccess(ObservedKeyPaths._createdAt)
+            observationAccess(column: 3)
             return _createdAt
         }
         set {
             willSet(3, "createdAt")
-            observedMutation(ObservedKeyPaths._createdAt) { _createdAt = newValue }
+            _createdAt = newValue
+            didSet(column: 3)
         }
     }
 
     /// `token`: UUID, initially uuid.
     public var token: UUID {
         get {
-            observationAccess(ObservedKeyPaths._token)
+            observationAccess(column: 4)
             return _token
         }
         set {
             willSet(4, "token")
-            observedMutation(ObservedKeyPaths._token) { _token = newValue }
+            _token = newValue
+            didSet(column: 4)
         }
     }
 
     /// `balance`: Decimal.
     public var balance: Decimal {
         get {
-            observationAccess(ObservedKeyPaths._balance)
+            observationAccess(column: 5)
             return _balance
         }
         set {
             willSet(5, "balance")
-            observedMutation(ObservedKeyPaths._balance) { _balance = newValue }
+            _balance = newValue
+            didSet(column: 5)
         }
     }
 
     /// `isActive`: Bool.
     public var isActive: Bool {
         get {
-            observationAccess(ObservedKeyPaths._isActive)
+            observationAccess(column: 6)
             return _isActive
         }
         set {
             willSet(6, "isActive")
-            observedMutation(ObservedKeyPaths._isActive) { _isActive = newValue }
+            _isActive = newValue
+            didSet(column: 6)
         }
     }
 
     /// `website`: URL, optional.
     public var website: URL? {
         get {
-            observationAccess(ObservedKeyPaths._website)
+            observationAccess(column: 7)
             return _website
         }
         set {
             willSet(7, "website")
-            observedMutation(ObservedKeyPaths._website) { _website = newValue }
+            _website = newValue
+            didSet(column: 7)
         }
     }
 
     /// `settings`: PersonSettings, optional.
     public var settings: PersonSettings? {
         get {
-            observationAccess(ObservedKeyPaths._settings)
+            observationAccess(column: 8)
             return _settings
         }
         set {
             willSet(8, "settings")
-            observedMutation(ObservedKeyPaths._settings) { _settings = newValue }
+            _settings = newValue
+            didSet(column: 8)
         }
     }
 
@@ -149,19 +164,19 @@ public final class Person: StrataObject {
     /// `pets`: to-many Dog.
     public var pets: Set<Dog> {
         get {
-            observationAccess(ObservedKeyPaths._pets)
+            observationAccess(relationship: 0)
             return Set(toMany(0, as: Dog.self))
         }
-        set { observedMutation(ObservedKeyPaths._pets) { setToMany(0, "pets", newValue) } }
+        set { setToMany(0, "pets", newValue) }
     }
 
     /// `friends`: ordered to-many Person.
     public var friends: [Person] {
         get {
-            observationAccess(ObservedKeyPaths._friends)
+            observationAccess(relationship: 1)
             return toMany(1, as: Person.self)
         }
-        set { observedMutation(ObservedKeyPaths._friends) { setToMany(1, "friends", newValue) } }
+        set { setToMany(1, "friends", newValue) }
     }
 
     /// This object's ID (for a subentity, `objectID(as: Subentity.self)` gives the narrower type).
@@ -197,29 +212,6 @@ public final class Person: StrataObject {
         binder.bind(bool: _isActive)
         binder.bind(value: _website)
         binder.bind(codable: _settings, coder: .json)
-    }
-
-    public override func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {
-        switch ordinal {
-        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._personID) {}
-        case 1: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._name) {}
-        case 2: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._displayName) {}
-        case 3: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._createdAt) {}
-        case 4: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._token) {}
-        case 5: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._balance) {}
-        case 6: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._isActive) {}
-        case 7: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._website) {}
-        case 8: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._settings) {}
-        default: super.observationChanged(column: ordinal, registrar: registrar)
-        }
-    }
-
-    public override func observationChanged(relationship index: Int, registrar: ObservationRegistrar) {
-        switch index {
-        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._pets) {}
-        case 1: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._friends) {}
-        default: super.observationChanged(relationship: index, registrar: registrar)
-        }
     }
 
     public override class func propertyName(for keyPath: AnyKeyPath) -> String? {
@@ -271,31 +263,38 @@ public final class Vet: StrataObject {
     public override class var entityName: String { "Vet" }
     private var _name: String = ""
 
-    /// The key paths the accessors report to Observation, each formed once.
-    private enum ObservedKeyPaths {
-        static let _name = \Vet.name
-        static let _patients = \Vet.patients
+    /// The key paths the accessors report to Observation: the superclass's, then this class's.
+    public override class var observedProperties: ObservedProperties {
+        var properties = super.observedProperties
+        properties.addColumns([
+            \Vet.name,
+        ])
+        properties.addRelationships([
+            \Vet.patients,
+        ])
+        return properties
     }
 
     /// `name`: String.
     public var name: String {
         get {
-            observationAccess(ObservedKeyPaths._name)
+            observationAccess(column: 0)
             return _name
         }
         set {
             willSet(0, "name")
-            observedMutation(ObservedKeyPaths._name) { _name = newValue }
+            _name = newValue
+            didSet(column: 0)
         }
     }
 
     /// `patients`: to-many Dog.
     public var patients: Set<Dog> {
         get {
-            observationAccess(ObservedKeyPaths._patients)
+            observationAccess(relationship: 0)
             return Set(toMany(0, as: Dog.self))
         }
-        set { observedMutation(ObservedKeyPaths._patients) { setToMany(0, "patients", newValue) } }
+        set { setToMany(0, "patients", newValue) }
     }
 
     /// This object's ID (for a subentity, `objectID(as: Subentity.self)` gives the narrower type).
@@ -309,20 +308,6 @@ public final class Vet: StrataObject {
     public override func bindColumns(to binder: inout ColumnBinder) {
         super.bindColumns(to: &binder)
         binder.bind(string: _name)
-    }
-
-    public override func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {
-        switch ordinal {
-        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._name) {}
-        default: super.observationChanged(column: ordinal, registrar: registrar)
-        }
-    }
-
-    public override func observationChanged(relationship index: Int, registrar: ObservationRegistrar) {
-        switch index {
-        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._patients) {}
-        default: super.observationChanged(relationship: index, registrar: registrar)
-        }
     }
 
     public override class func propertyName(for keyPath: AnyKeyPath) -> String? {

@@ -13,80 +13,92 @@ public final class Dog: Animal {
     private var _master: Int64?
     private var _vet: Int64?
 
-    /// The key paths the accessors report to Observation, each formed once.
-    private enum ObservedKeyPaths {
-        static let _nickname = \Dog.nickname
-        static let _weight = \Dog.weight
-        static let _years = \Dog.years
-        static let _legs = \Dog.legs
-        static let _master = \Dog.master
-        static let _vet = \Dog.vet
+    /// The key paths the accessors report to Observation: the superclass's, then this class's.
+    public override class var observedProperties: ObservedProperties {
+        var properties = super.observedProperties
+        properties.addColumns([
+            \Dog.nickname,
+            \Dog.weight,
+            \Dog.years,
+            \Dog.legs,
+            \Dog.master,
+            \Dog.vet,
+        ])
+        properties.addRelationships([
+            \Dog.master,
+            \Dog.vet,
+        ])
+        return properties
     }
 
     /// `nickname`: String.
     public var nickname: String {
         get {
-            observationAccess(ObservedKeyPaths._nickname)
+            observationAccess(column: 1)
             return _nickname
         }
         set {
             willSet(1, "nickname")
-            observedMutation(ObservedKeyPaths._nickname) { _nickname = newValue }
+            _nickname = newValue
+            didSet(column: 1)
         }
     }
 
     /// `weight`: Double.
     public var weight: Double {
         get {
-            observationAccess(ObservedKeyPaths._weight)
+            observationAccess(column: 2)
             return _weight
         }
         set {
             willSet(2, "weight")
-            observedMutation(ObservedKeyPaths._weight) { _weight = newValue }
+            _weight = newValue
+            didSet(column: 2)
         }
     }
 
     /// `years`: Int.
     public var years: Int {
         get {
-            observationAccess(ObservedKeyPaths._years)
+            observationAccess(column: 3)
             return _years
         }
         set {
             willSet(3, "years")
-            observedMutation(ObservedKeyPaths._years) { _years = newValue }
+            _years = newValue
+            didSet(column: 3)
         }
     }
 
     /// `legs`: Int16.
     public var legs: Int16 {
         get {
-            observationAccess(ObservedKeyPaths._legs)
+            observationAccess(column: 4)
             return _legs
         }
         set {
             willSet(4, "legs")
-            observedMutation(ObservedKeyPaths._legs) { _legs = newValue }
+            _legs = newValue
+            didSet(column: 4)
         }
     }
 
     /// `master`: to-one Person.
     public var master: Person? {
         get {
-            observationAccess(ObservedKeyPaths._master)
+            observationAccess(relationship: 0)
             return toOne(0)
         }
-        set { observedMutation(ObservedKeyPaths._master) { setToOne(0, "master", newValue) } }
+        set { setToOne(0, "master", newValue) }
     }
 
     /// `vet`: to-one Vet.
     public var vet: Vet? {
         get {
-            observationAccess(ObservedKeyPaths._vet)
+            observationAccess(relationship: 1)
             return toOne(1)
         }
-        set { observedMutation(ObservedKeyPaths._vet) { setToOne(1, "vet", newValue) } }
+        set { setToOne(1, "vet", newValue) }
     }
 
     public override func readColumns(_ reader: inout RowReader) {
@@ -122,26 +134,6 @@ public final class Dog: Animal {
         case 5: _master = value
         case 6: _vet = value
         default: super.setForeignKey(ordinal, value)
-        }
-    }
-
-    public override func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {
-        switch ordinal {
-        case 1: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._nickname) {}
-        case 2: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._weight) {}
-        case 3: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._years) {}
-        case 4: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._legs) {}
-        case 5: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._master) {}
-        case 6: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._vet) {}
-        default: super.observationChanged(column: ordinal, registrar: registrar)
-        }
-    }
-
-    public override func observationChanged(relationship index: Int, registrar: ObservationRegistrar) {
-        switch index {
-        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._master) {}
-        case 1: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._vet) {}
-        default: super.observationChanged(relationship: index, registrar: registrar)
         }
     }
 

@@ -8,20 +8,25 @@ public class Animal: StrataObject {
     public override class var entityName: String { "Animal" }
     private var _species: String = ""
 
-    /// The key paths the accessors report to Observation, each formed once.
-    private enum ObservedKeyPaths {
-        static let _species = \Animal.species
+    /// The key paths the accessors report to Observation: the superclass's, then this class's.
+    public override class var observedProperties: ObservedProperties {
+        var properties = super.observedProperties
+        properties.addColumns([
+            \Animal.species,
+        ])
+        return properties
     }
 
     /// `species`: String.
     public var species: String {
         get {
-            observationAccess(ObservedKeyPaths._species)
+            observationAccess(column: 0)
             return _species
         }
         set {
             willSet(0, "species")
-            observedMutation(ObservedKeyPaths._species) { _species = newValue }
+            _species = newValue
+            didSet(column: 0)
         }
     }
 
@@ -36,13 +41,6 @@ public class Animal: StrataObject {
     public override func bindColumns(to binder: inout ColumnBinder) {
         super.bindColumns(to: &binder)
         binder.bind(string: _species)
-    }
-
-    public override func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {
-        switch ordinal {
-        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._species) {}
-        default: super.observationChanged(column: ordinal, registrar: registrar)
-        }
     }
 
     public override class func propertyName(for keyPath: AnyKeyPath) -> String? {

@@ -12,72 +12,81 @@ public final class Thumbnail: StrataObject {
     private var _height: Int32 = 0
     private var _scale: Float = 1.0
 
-    /// The key paths the accessors report to Observation, each formed once.
-    private enum ObservedKeyPaths {
-        static let _url = \Thumbnail.url
-        static let _bytes = \Thumbnail.bytes
-        static let _width = \Thumbnail.width
-        static let _height = \Thumbnail.height
-        static let _scale = \Thumbnail.scale
+    /// The key paths the accessors report to Observation: the superclass's, then this class's.
+    public override class var observedProperties: ObservedProperties {
+        var properties = super.observedProperties
+        properties.addColumns([
+            \Thumbnail.url,
+            \Thumbnail.bytes,
+            \Thumbnail.width,
+            \Thumbnail.height,
+            \Thumbnail.scale,
+        ])
+        return properties
     }
 
     /// `url`: URL, unique.
     public var url: URL {
         get {
-            observationAccess(ObservedKeyPaths._url)
+            observationAccess(column: 0)
             return _url
         }
         set {
             willSet(0, "url")
-            observedMutation(ObservedKeyPaths._url) { _url = newValue }
+            _url = newValue
+            didSet(column: 0)
         }
     }
 
     /// `bytes`: Data.
     public var bytes: Data {
         get {
-            observationAccess(ObservedKeyPaths._bytes)
+            observationAccess(column: 1)
             return _bytes
         }
         set {
             willSet(1, "bytes")
-            observedMutation(ObservedKeyPaths._bytes) { _bytes = newValue }
+            _bytes = newValue
+            didSet(column: 1)
         }
     }
 
     /// `width`: Int32.
     public var width: Int32 {
         get {
-            observationAccess(ObservedKeyPaths._width)
+            observationAccess(column: 2)
             return _width
         }
         set {
             willSet(2, "width")
-            observedMutation(ObservedKeyPaths._width) { _width = newValue }
+            _width = newValue
+            didSet(column: 2)
         }
     }
 
     /// `height`: Int32.
     public var height: Int32 {
         get {
-            observationAccess(ObservedKeyPaths._height)
+            observationAccess(column: 3)
             return _height
         }
         set {
             willSet(3, "height")
-            observedMutation(ObservedKeyPaths._height) { _height = newValue }
+            _height = newValue
+            didSet(column: 3)
         }
     }
 
     /// `scale`: Float.
     public var scale: Float {
         get {
-            observationAccess(ObservedKeyPaths._scale)
+            observationAccess(column: 4)
             return _scale
         }
         set {
             willSet(4, "scale")
-            observedMutation(ObservedKeyPaths._scale) { _scale = newValue }
+            _scale = newValue
+            didSet(column: 4)
         }
     }
 
@@ -100,17 +109,6 @@ public final class Thumbnail: StrataObject {
         binder.bind(int32: _width)
         binder.bind(int32: _height)
         binder.bind(float: _scale)
-    }
-
-    public override func observationChanged(column ordinal: Int, registrar: ObservationRegistrar) {
-        switch ordinal {
-        case 0: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._url) {}
-        case 1: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._bytes) {}
-        case 2: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._width) {}
-        case 3: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._height) {}
-        case 4: registrar.withMutation(of: self, keyPath: ObservedKeyPaths._scale) {}
-        default: super.observationChanged(column: ordinal, registrar: registrar)
-        }
     }
 
     public override class func propertyName(for keyPath: AnyKeyPath) -> String? {
