@@ -129,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataEndToEndTests",
-            dependencies: ["Strata", "StrataPostgres", "StrataTesting", "StrataTestSupport"],
+            dependencies: ["Strata", "StrataPostgres", "StrataTesting", "StrataTestSupport", "StrataSchema", "StrataCodegen"],
             exclude: ["Models"],
             plugins: ["StrataPlugin"]
         ),

@@ -529,9 +529,21 @@ import Foundation
 import Strata
 
 // The versions of {{ model }} before {{ version }}. They change only when a version is added or
-// sealed, so editing {{ version }} leaves this file, and its compiled code, as they are.
+// sealed, so editing {{ version }} leaves this file, and its compiled code, as they are. Only a store
+// of an older version needs its descriptors, so each is text the runtime reads on first use
+// (`ModelVersion(text:earlier:)`), which costs a build next to nothing.
 {% for version in versions %}
-{% include "SchemaVersion.stencil" %}
+
+/// {{ model }} {{ version.plainName }}: its descriptors, and the types its custom migration steps use.
+{{ access }}enum {{ version.namespace }} {
+    /// Version {{ version.plainName }}, read from ``text`` the first time a store needs it.
+    static let version: ModelVersion = ModelVersion(text: text, earlier: {{ modelName }}.version(named:))
+
+    /// The descriptors of {{ version.plainName }}.
+    static let text = """
+        {{ version.textLines|lines:8 }}
+        """
+}
 {% endfor %}
 """#,
         "Snapshots.swift.stencil": #"""

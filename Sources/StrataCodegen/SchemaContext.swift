@@ -2,62 +2,73 @@ import StrataSchema
 
 /// The template values of the schema history: every version as runtime descriptors.
 ///
-/// The compiler type-checks each declaration on its own, so the output is one `static let` with an
-/// explicit type per description, declared in the namespace of the first version that has it and
-/// shared by every later version where it is the same: a property in `<Entity>Properties`, an
-/// entity (lock included) as `entity<Entity>`. A version lists references, never literals, so the
-/// history grows with changes, not with versions × entities. Descriptions are computed properties:
-/// the step of a build that writes the module's interface skips their bodies, where it would
-/// type-check every initial value of a stored one (half of that step's time for a large model).
+/// Older versions are text the runtime reads on first use (``VersionTextCode``): only a store of
+/// such a version needs them, and a string literal costs the compiler next to nothing, where their
+/// Swift code was most of a long history's build. The current version is Swift code: one `static
+/// var` with an explicit type per description, since the compiler type-checks each declaration on
+/// its own; a property in `<Entity>Properties` and an entity (lock included) as `entity<Entity>`,
+/// the version listing references. Descriptions are computed properties: the step of a build
+/// that writes the module's interface skips their bodies, where it would type-check every initial
+/// value of a stored one (half of that step's time for a large model).
 enum SchemaContext {
-    /// The versions of a model, oldest first. Each declares the property and entity descriptions
-    /// no earlier version has, and lists its entities by reference. A declaration's doc comment names
-    /// only the version that declares it, so adding a version leaves earlier declarations as they are.
+    /// The versions of a model, oldest first: the older ones as the lines of their text (an entity
+    /// an earlier version describes alike as a `same` line), the current one as declarations. A
+    /// version's text names only what it and earlier versions hold, so adding a version leaves
+    /// earlier texts as they are.
     static func versions(_ model: Model) -> [TemplateNode] {
         let modelName = model.manifest.name
-        // Text of a description (entity name and literal, or entity arguments) to its reference.
-        var declared: [String: String] = [:]
         let versions = orderedVersions(model)
+        let current = model.currentVersion?.name
         // Computing a lock hashes the entity's canonical form: done for all versions on all cores.
         let allLocks = versions.concurrentMap(versionLocks)
+        // An entity's lines to the earliest version described with them.
+        var shared: [String: String] = [:]
         return zip(versions, allLocks).map { version, locks in
             let namespace = SwiftSyntax.identifier(modelName + version.name)
-            var references: [String] = []
-            var declarations: [TemplateNode] = []
-            var groups: [TemplateNode] = []
-            for entity in version.entities.sorted(by: { $0.name < $1.name }) {
-                var members: [TemplateNode] = []
-                func reference(_ name: String, _ type: String, _ literal: String) -> String {
-                    let key = entity.name + "\u{0}" + literal
-                    if let existing = declared[key] { return existing }
-                    let reference = namespace + "." + entity.name + "Properties._" + name
-                    declared[key] = reference
-                    members.append(TemplateNode(["property": "_" + name, "type": type, "literal": literal,
-                                                 "summary": "`\(name)` of `\(entity.name)` as of \(version.name)."]))
-                    return reference
-                }
-                let attributes = entity.attributes.filter(\.isStored).map { reference($0.name, "AttributeDescription", DescriptorCode.attribute($0)) }
-                let relationships = entity.relationships.map { reference($0.name, "RelationshipDescription", DescriptorCode.relationship($0)) }
-                if !members.isEmpty { groups.append(TemplateNode(["name": entity.name + "Properties", "entity": entity.name, "members": members])) }
-                let arguments = DescriptorCode.entityArguments(entity, in: version, attributes: attributes, relationships: relationships,
-                                                               lock: locks[entity.name]!)
-                if let existing = declared[arguments] {
-                    references.append(existing)
-                } else {
-                    let reference = namespace + ".entity" + entity.name
-                    declared[arguments] = reference
-                    references.append(reference)
-                    declarations.append(TemplateNode(["property": "entity" + entity.name, "arguments": arguments,
-                                                      "summary": "`\(entity.name)` as of \(version.name)."]))
-                }
+            let common: [String: Any] = ["namespace": namespace, "plainName": version.name, "nameLiteral": SwiftSyntax.stringLiteral(version.name)]
+            guard version.name == current else {
+                let lines = VersionTextCode.lines(version, configurations: configurations(model, version), locks: locks, shared: &shared)
+                return TemplateNode(common.merging(["textLines": lines]) { first, _ in first })
             }
-            return TemplateNode([
-                "namespace": namespace, "plainName": version.name, "nameLiteral": SwiftSyntax.stringLiteral(version.name),
-                "declarations": declarations, "propertyGroups": groups, "references": references,
-                "configurations": configurationsLiteral(model, version),
-                "migrations": version.migrations.sorted { $0.from.value < $1.from.value }.map(DescriptorCode.migration),
-            ])
+            return TemplateNode(common.merging(declarations(version, model: model, namespace: namespace, locks: locks)) { first, _ in first })
         }
+    }
+
+    /// One version's text on its own (no `same` lines), as ``versions(_:)`` would write it for an
+    /// older version: what a test compares with the current version's Swift descriptors.
+    static func text(of version: SchemaVersion, in model: Model) -> String {
+        var shared: [String: String] = [:]
+        return VersionTextCode.lines(version, configurations: configurations(model, version), locks: versionLocks(version), shared: &shared)
+            .joined(separator: "\n")
+    }
+
+    /// The current version's declarations: each property and entity description declared once
+    /// in its namespace, the version listing the entities by reference.
+    private static func declarations(_ version: SchemaVersion, model: Model, namespace: String, locks: [String: LockHash]) -> [String: Any] {
+        var references: [String] = []
+        var declarations: [TemplateNode] = []
+        var groups: [TemplateNode] = []
+        for entity in version.entities.sorted(by: { $0.name < $1.name }) {
+            var members: [TemplateNode] = []
+            func reference(_ name: String, _ type: String, _ literal: String) -> String {
+                members.append(TemplateNode(["property": "_" + name, "type": type, "literal": literal,
+                                             "summary": "`\(name)` of `\(entity.name)` as of \(version.name)."]))
+                return namespace + "." + entity.name + "Properties._" + name
+            }
+            let attributes = entity.attributes.filter(\.isStored).map { reference($0.name, "AttributeDescription", DescriptorCode.attribute($0)) }
+            let relationships = entity.relationships.map { reference($0.name, "RelationshipDescription", DescriptorCode.relationship($0)) }
+            if !members.isEmpty { groups.append(TemplateNode(["name": entity.name + "Properties", "entity": entity.name, "members": members])) }
+            let arguments = DescriptorCode.entityArguments(entity, in: version, attributes: attributes, relationships: relationships,
+                                                           lock: locks[entity.name]!)
+            references.append(namespace + ".entity" + entity.name)
+            declarations.append(TemplateNode(["property": "entity" + entity.name, "arguments": arguments,
+                                              "summary": "`\(entity.name)` as of \(version.name)."]))
+        }
+        return [
+            "declarations": declarations, "propertyGroups": groups, "references": references,
+            "configurations": configurationsLiteral(model, version),
+            "migrations": version.migrations.sorted { $0.from.value < $1.from.value }.map(DescriptorCode.migration),
+        ]
     }
 
     /// Versions oldest first: by distance from the chain's end, then by their place in the chain.
@@ -80,12 +91,18 @@ enum SchemaContext {
         return locks
     }
 
+    /// Each configuration, in name order, with its entities present in the version.
+    private static func configurations(_ model: Model, _ version: SchemaVersion) -> [(name: String, entities: [String])] {
+        let names = Set(version.entities.map(\.name))
+        return model.manifest.configurations.sorted { $0.name.value < $1.name.value }.map { configuration in
+            (configuration.name.value, configuration.entities.map(\.value).filter(names.contains))
+        }
+    }
+
     /// `["Cache": ["Thumbnail"], ...]`, each configuration's entities present in the version.
     private static func configurationsLiteral(_ model: Model, _ version: SchemaVersion) -> String {
-        let names = Set(version.entities.map(\.name))
-        let configurations = model.manifest.configurations.sorted { $0.name.value < $1.name.value }.map { configuration -> String in
-            let members = configuration.entities.map(\.value).filter(names.contains).map(SwiftSyntax.stringLiteral)
-            return SwiftSyntax.stringLiteral(configuration.name.value) + ": [" + members.joined(separator: ", ") + "]"
+        let configurations = configurations(model, version).map { configuration in
+            SwiftSyntax.stringLiteral(configuration.name) + ": [" + configuration.entities.map(SwiftSyntax.stringLiteral).joined(separator: ", ") + "]"
         }
         return configurations.isEmpty ? "[:]" : "[" + configurations.joined(separator: ", ") + "]"
     }

@@ -4,8 +4,8 @@ import Testing
 @testable import StrataCodegen
 import StrataSchema
 
-/// The schema history declares each description once and shares it with every later version
-/// where it is unchanged, so the generated file grows with changes, not versions × entities.
+/// The schema history: older versions as text that names an unchanged entity's earlier
+/// description, the current one as Swift declaring each description once.
 @Suite("Schema history sharing")
 struct HistorySharingTests {
     static let files: [String: String] = [
@@ -67,23 +67,26 @@ struct HistorySharingTests {
         history.components(separatedBy: text).count - 1
     }
 
-    @Test func anUnchangedEntityIsDeclaredOnceAndReferenced() throws {
-        let history = try history()
-        #expect(count("static var entityBarn: EntityDescription", in: history) == 2)
-        #expect(count("static var entityCow: EntityDescription", in: history) == 2)
-        #expect(history.contains("/// `Barn` as of V1.\n    static var entityBarn"))
-        #expect(history.contains("/// `Cow` as of V2.\n    static var entityCow"))
-        #expect(count("FarmV1.entityBarn,", in: history) == 2)
-        #expect(count("FarmV2.entityCow,", in: history) == 2)
+    /// Older versions are text; an entity an earlier version describes alike is a `same` line
+    /// naming that version, so the text grows with changes, not versions × entities.
+    @Test func anUnchangedEntityIsWrittenOnceAndNamedAfter() throws {
+        let older = try generated("FarmSchemaVersions.swift")
+        #expect(count("        entity Barn lock=", in: older) == 1)
+        #expect(count("        entity Cow lock=", in: older) == 2)
+        #expect(older.contains("        version V2\n        same Barn V1\n        entity Cow lock="))
+        #expect(older.contains("        attribute tag String required\n        attribute weight Double required\n"))
+        #expect(older.contains("static let version: ModelVersion = ModelVersion(text: text, earlier: Farm.version(named:))"))
+        #expect(!older.contains("AttributeDescription(") && !older.contains("EntityDescription("))
     }
 
-    @Test func anUnchangedPropertyIsDeclaredOnce() throws {
-        let history = try history()
-        #expect(count("static var _name: AttributeDescription", in: history) == 1)
-        #expect(count("static var _tag: AttributeDescription", in: history) == 1)
-        #expect(count("static var _size: AttributeDescription", in: history) == 2)
-        #expect(history.contains("/// `size` of `Barn` as of V3.\n        static var _size: AttributeDescription { AttributeDescription(\"size\", .int32, optional: true) }"))
-        #expect(count("AttributeDescription(", in: history) == 5)
+    /// The current version is Swift: each description declared once, in its own namespace.
+    @Test func theCurrentVersionDeclaresEachDescriptionOnce() throws {
+        let current = try generated("FarmSchemaHistory.swift")
+        #expect(count("static var entityBarn: EntityDescription", in: current) == 1)
+        #expect(count("static var entityCow: EntityDescription", in: current) == 1)
+        #expect(current.contains("/// `size` of `Barn` as of V3.\n        static var _size: AttributeDescription { AttributeDescription(\"size\", .int32, optional: true) }"))
+        #expect(count("AttributeDescription(", in: current) == 4)
+        #expect(current.contains("            FarmV3.entityBarn,\n            FarmV3.entityCow,\n"))
     }
 
     @Test func olderVersionsLiveInTheirOwnFile() throws {

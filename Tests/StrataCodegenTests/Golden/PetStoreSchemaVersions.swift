@@ -3,249 +3,76 @@ import Foundation
 import Strata
 
 // The versions of PetStore before V3. They change only when a version is added or
-// sealed, so editing V3 leaves this file, and its compiled code, as they are.
+// sealed, so editing V3 leaves this file, and its compiled code, as they are. Only a store
+// of an older version needs its descriptors, so each is text the runtime reads on first use
+// (`ModelVersion(text:earlier:)`), which costs a build next to nothing.
 
 /// PetStore V1: its descriptors, and the types its custom migration steps use.
 public enum PetStoreV1 {
-    /// Version V1.
-    static let version: ModelVersion = ModelVersion(
-        "V1",
-        entities: [
-            PetStoreV1.entityAnimal,
-            PetStoreV1.entityCat,
-            PetStoreV1.entityDog,
-            PetStoreV1.entityPerson,
-            PetStoreV1.entityThumbnail,
-        ],
-        configurations: ["Cache": ["Thumbnail"], "Default": ["Person", "Animal", "Dog"]],
-        migrations: migrations
-    )
+    /// Version V1, read from ``text`` the first time a store needs it.
+    static let version: ModelVersion = ModelVersion(text: text, earlier: PetStore.version(named:))
 
-    /// Hints for the steps into V1: its `migration:` blocks.
-    static var migrations: [MigrationDescription] {
-        []
-    }
-
-    /// `Animal` as of V1.
-    static var entityAnimal: EntityDescription {
-        EntityDescription(
-            "Animal",
-            abstract: true,
-            attributes: [
-                PetStoreV1.AnimalProperties._species,
-            ],
-            lock: [0x4cb342b63b63fb10, 0x56351e9d263dfa83, 0x5c17244c18d96fb4, 0x9089631404a33f75]
-        )
-    }
-
-    /// `Cat` as of V1.
-    static var entityCat: EntityDescription {
-        EntityDescription(
-            "Cat",
-            parent: "Animal",
-            lock: [0xf69e41c6001d2201, 0x117c72e095a17b90, 0x2e5c8af6baa6a1bb, 0xf5d2f24d3e87dff2]
-        )
-    }
-
-    /// `Dog` as of V1.
-    static var entityDog: EntityDescription {
-        EntityDescription(
-            "Dog",
-            parent: "Animal",
-            attributes: [
-                PetStoreV1.DogProperties._nickname,
-            ],
-            relationships: [
-                PetStoreV1.DogProperties._master,
-            ],
-            lock: [0x6d41b5986f5ec1af, 0xc06f231c83aa4771, 0xfd520435c9e329bd, 0xf4d21d73a59bf842]
-        )
-    }
-
-    /// `Person` as of V1.
-    static var entityPerson: EntityDescription {
-        EntityDescription(
-            "Person",
-            attributes: [
-                PetStoreV1.PersonProperties._personID,
-                PetStoreV1.PersonProperties._name,
-                PetStoreV1.PersonProperties._nickname,
-            ],
-            relationships: [
-                PetStoreV1.PersonProperties._pets,
-            ],
-            lock: [0x9dfc295057d32f58, 0xeaa490ed06fde7ab, 0x908b3b644e2712f3, 0x178351f14920b1c4]
-        )
-    }
-
-    /// `Thumbnail` as of V1.
-    static var entityThumbnail: EntityDescription {
-        EntityDescription(
-            "Thumbnail",
-            attributes: [
-                PetStoreV1.ThumbnailProperties._url,
-                PetStoreV1.ThumbnailProperties._bytes,
-            ],
-            lock: [0xe96f67a2f0b0f9d4, 0xd3fe5c85e85bd05e, 0x28b4a98c59900a29, 0x313aa5fdca43b20c]
-        )
-    }
-
-    /// Properties of `Animal` first described in V1.
-    enum AnimalProperties {
-        /// `species` of `Animal` as of V1.
-        static var _species: AttributeDescription { AttributeDescription("species", .string, default: ("" as String).sqlValue) }
-    }
-
-    /// Properties of `Dog` first described in V1.
-    enum DogProperties {
-        /// `nickname` of `Dog` as of V1.
-        static var _nickname: AttributeDescription { AttributeDescription("nickname", .string, optional: true) }
-        /// `master` of `Dog` as of V1.
-        static var _master: RelationshipDescription { RelationshipDescription("master", destination: "Person", inverse: "pets") }
-    }
-
-    /// Properties of `Person` first described in V1.
-    enum PersonProperties {
-        /// `personID` of `Person` as of V1.
-        static var _personID: AttributeDescription { AttributeDescription("personID", .int64, required: true, unique: true) }
-        /// `name` of `Person` as of V1.
-        static var _name: AttributeDescription { AttributeDescription("name", .string, indexed: true, default: ("" as String).sqlValue) }
-        /// `nickname` of `Person` as of V1.
-        static var _nickname: AttributeDescription { AttributeDescription("nickname", .string, optional: true) }
-        /// `pets` of `Person` as of V1.
-        static var _pets: RelationshipDescription { RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade) }
-    }
-
-    /// Properties of `Thumbnail` first described in V1.
-    enum ThumbnailProperties {
-        /// `url` of `Thumbnail` as of V1.
-        static var _url: AttributeDescription { AttributeDescription("url", .url, required: true) }
-        /// `bytes` of `Thumbnail` as of V1.
-        static var _bytes: AttributeDescription { AttributeDescription("bytes", .data, required: true) }
-    }
+    /// The descriptors of V1.
+    static let text = """
+        version V1
+        configuration Cache Thumbnail
+        configuration Default Person Animal Dog
+        entity Animal lock=4cb342b63b63fb10,56351e9d263dfa83,5c17244c18d96fb4,9089631404a33f75 abstract
+        attribute species String default=
+        entity Cat lock=f69e41c6001d2201,117c72e095a17b90,2e5c8af6baa6a1bb,f5d2f24d3e87dff2 parent=Animal
+        entity Dog lock=6d41b5986f5ec1af,c06f231c83aa4771,fd520435c9e329bd,f4d21d73a59bf842 parent=Animal
+        attribute nickname String optional
+        relationship master Person pets
+        entity Person lock=9dfc295057d32f58,eaa490ed06fde7ab,908b3b644e2712f3,178351f14920b1c4
+        attribute personID Int64 required unique
+        attribute name String indexed default=
+        attribute nickname String optional
+        relationship pets Dog master kind=unordered delete=cascade
+        entity Thumbnail lock=e96f67a2f0b0f9d4,d3fe5c85e85bd05e,28b4a98c59900a29,313aa5fdca43b20c
+        attribute url URL required
+        attribute bytes Data required
+        """
 }
+
 /// PetStore V2: its descriptors, and the types its custom migration steps use.
 public enum PetStoreV2 {
-    /// Version V2.
-    static let version: ModelVersion = ModelVersion(
-        "V2",
-        entities: [
-            PetStoreV1.entityAnimal,
-            PetStoreV2.entityDog,
-            PetStoreV2.entityPerson,
-            PetStoreV2.entityThumbnail,
-        ],
-        configurations: ["Cache": ["Thumbnail"], "Default": ["Person", "Animal", "Dog"]],
-        migrations: migrations
-    )
+    /// Version V2, read from ``text`` the first time a store needs it.
+    static let version: ModelVersion = ModelVersion(text: text, earlier: PetStore.version(named:))
 
-    /// Hints for the steps into V2: its `migration:` blocks.
-    static var migrations: [MigrationDescription] {
-        [
-            MigrationDescription(from: "V1", entities: [
-                EntityMigrationHint("Person", renamedProperties: ["displayName": "nickname"]),
-                EntityMigrationHint("Cat", deleted: true),
-                EntityMigrationHint("Dog", custom: true),
-            ]),
-        ]
-    }
-
-    /// `Dog` as of V2.
-    static var entityDog: EntityDescription {
-        EntityDescription(
-            "Dog",
-            parent: "Animal",
-            attributes: [
-                PetStoreV1.DogProperties._nickname,
-                PetStoreV2.DogProperties._weight,
-                PetStoreV2.DogProperties._age,
-                PetStoreV2.DogProperties._legs,
-            ],
-            relationships: [
-                PetStoreV1.DogProperties._master,
-            ],
-            lock: [0x9e0c1238599d1e6a, 0x66dc1795c6217933, 0xb980b5e3e3ae41c4, 0xde056b6c5186ad29]
-        )
-    }
-
-    /// `Person` as of V2.
-    static var entityPerson: EntityDescription {
-        EntityDescription(
-            "Person",
-            attributes: [
-                PetStoreV1.PersonProperties._personID,
-                PetStoreV1.PersonProperties._name,
-                PetStoreV2.PersonProperties._displayName,
-                PetStoreV2.PersonProperties._createdAt,
-                PetStoreV2.PersonProperties._token,
-                PetStoreV2.PersonProperties._balance,
-                PetStoreV2.PersonProperties._isActive,
-                PetStoreV2.PersonProperties._homepage,
-                PetStoreV2.PersonProperties._settings,
-            ],
-            relationships: [
-                PetStoreV1.PersonProperties._pets,
-                PetStoreV2.PersonProperties._friends,
-            ],
-            uniqueness: [["createdAt", "name"]],
-            lock: [0x9873810e3eddfb09, 0x69ac7a66fb18d800, 0xd399312793c0bb90, 0x276ef15c33b5ee93]
-        )
-    }
-
-    /// `Thumbnail` as of V2.
-    static var entityThumbnail: EntityDescription {
-        EntityDescription(
-            "Thumbnail",
-            attributes: [
-                PetStoreV2.ThumbnailProperties._url,
-                PetStoreV1.ThumbnailProperties._bytes,
-                PetStoreV2.ThumbnailProperties._width,
-                PetStoreV2.ThumbnailProperties._height,
-                PetStoreV2.ThumbnailProperties._scale,
-            ],
-            lock: [0xc6ed4787c1a789ca, 0x33a808e9b0be1f39, 0xb0ad54a579d1903d, 0x39f9d24f4fcdeb7e]
-        )
-    }
-
-    /// Properties of `Dog` first described in V2.
-    enum DogProperties {
-        /// `weight` of `Dog` as of V2.
-        static var _weight: AttributeDescription { AttributeDescription("weight", .double, default: (0.0 as Double).sqlValue) }
-        /// `age` of `Dog` as of V2.
-        static var _age: AttributeDescription { AttributeDescription("age", .int, default: (0 as Int).sqlValue) }
-        /// `legs` of `Dog` as of V2.
-        static var _legs: AttributeDescription { AttributeDescription("legs", .int16, default: (4 as Int16).sqlValue) }
-    }
-
-    /// Properties of `Person` first described in V2.
-    enum PersonProperties {
-        /// `displayName` of `Person` as of V2.
-        static var _displayName: AttributeDescription { AttributeDescription("displayName", .string, storageKey: "display_name", default: ("" as String).sqlValue) }
-        /// `createdAt` of `Person` as of V2.
-        static var _createdAt: AttributeDescription { AttributeDescription("createdAt", .date, initial: .now) }
-        /// `token` of `Person` as of V2.
-        static var _token: AttributeDescription { AttributeDescription("token", .uuid, initial: .uuid) }
-        /// `balance` of `Person` as of V2.
-        static var _balance: AttributeDescription { AttributeDescription("balance", .decimal, default: (Decimal(string: "0", locale: Locale(identifier: "en_US_POSIX"))! as Decimal).sqlValue) }
-        /// `isActive` of `Person` as of V2.
-        static var _isActive: AttributeDescription { AttributeDescription("isActive", .bool, default: (true as Bool).sqlValue) }
-        /// `homepage` of `Person` as of V2.
-        static var _homepage: AttributeDescription { AttributeDescription("homepage", .url, optional: true) }
-        /// `settings` of `Person` as of V2.
-        static var _settings: AttributeDescription { AttributeDescription("settings", .codable, optional: true) }
-        /// `friends` of `Person` as of V2.
-        static var _friends: RelationshipDescription { RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 500) }
-    }
-
-    /// Properties of `Thumbnail` first described in V2.
-    enum ThumbnailProperties {
-        /// `url` of `Thumbnail` as of V2.
-        static var _url: AttributeDescription { AttributeDescription("url", .url, required: true, unique: true) }
-        /// `width` of `Thumbnail` as of V2.
-        static var _width: AttributeDescription { AttributeDescription("width", .int32, default: (0 as Int32).sqlValue) }
-        /// `height` of `Thumbnail` as of V2.
-        static var _height: AttributeDescription { AttributeDescription("height", .int32, default: (0 as Int32).sqlValue) }
-        /// `scale` of `Thumbnail` as of V2.
-        static var _scale: AttributeDescription { AttributeDescription("scale", .float, default: (1.0 as Float).sqlValue) }
-    }
+    /// The descriptors of V2.
+    static let text = """
+        version V2
+        configuration Cache Thumbnail
+        configuration Default Person Animal Dog
+        same Animal V1
+        entity Dog lock=9e0c1238599d1e6a,66dc1795c6217933,b980b5e3e3ae41c4,de056b6c5186ad29 parent=Animal
+        attribute nickname String optional
+        attribute weight Double default=0.0
+        attribute age Int default=0
+        attribute legs Int16 default=4
+        relationship master Person pets
+        entity Person lock=9873810e3eddfb09,69ac7a66fb18d800,d399312793c0bb90,276ef15c33b5ee93
+        attribute personID Int64 required unique
+        attribute name String indexed default=
+        attribute displayName String key=display_name default=
+        attribute createdAt Date initial=now
+        attribute token UUID initial=uuid
+        attribute balance Decimal default=0
+        attribute isActive Bool default=true
+        attribute homepage URL optional
+        attribute settings Codable optional
+        relationship pets Dog master kind=unordered delete=cascade
+        relationship friends Person friends kind=ordered max=500
+        uniqueness createdAt name
+        entity Thumbnail lock=c6ed4787c1a789ca,33a808e9b0be1f39,b0ad54a579d1903d,39f9d24f4fcdeb7e
+        attribute url URL required unique
+        attribute bytes Data required
+        attribute width Int32 default=0
+        attribute height Int32 default=0
+        attribute scale Float default=1.0
+        migration V1
+        hint Person rename=displayName:nickname
+        hint Cat deleted
+        hint Dog custom
+        """
 }
