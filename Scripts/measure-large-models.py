@@ -10,7 +10,15 @@ generated expression slower than the limit is reported.
 
 usage: measure-large-models.py [--sizes 50x10,100x10,200x10,400x10] [--strata PATH]
                                [--max-memory-mb N] [--expression-limit-ms 100] [--keep DIR]
+                               [--max-ratio R]
        measure-large-models.py --model DIR [--model DIR ...] [--app FILE ...] [--access internal]
+
+With --max-ratio, each size's type-check time is also divided by the time this machine takes, in
+the same run, to type-check a fixed reference source that the script writes (plain Swift that uses
+no Strata API, so only the compiler and the machine change its time; see reference_source), and
+the script fails when the ratio is above R. A shared CI machine's speed varies from run to run; the
+ratio does far less, so it catches a generator change that makes the generated code slower to
+check. Each time is the median of three runs, the reference and the model taking turns.
 
 With --model, it measures the given model folders instead, generated together into one module and
 type-checked with the app's own files (--app: its Codable types, virtual attributes, migrator).
@@ -53,7 +61,64 @@ def migrator(entities, versions):
     return "\n".join(lines) + "\n"
 
 
-def measure(models, app_files, strata, modules, limit_ms, folder, access):
+def reference_source():
+    """A fixed workload for the type checker, of the kinds of code generated sources hold: classes
+    with stored properties and accessors, switches over ordinals, Codable structs with explicit
+    coding, key-path tables and enum-namespaced constants. Never change it: --max-ratio limits are
+    set against its time."""
+    lines = ["import Foundation", ""]
+    for index in range(60):
+        name = f"Reference{index}"
+        lines.append(f"final class {name} {{")
+        for field in range(12):
+            kind = ["String", "Int64", "Double", "Bool"][field % 4]
+            initial = ['""', "0", "0", "false"][field % 4]
+            lines.append(f"    private var _field{field}: {kind} = {initial}")
+            lines.append(f"    var field{field}: {kind} {{")
+            lines.append(f"        get {{ touch({field}); return _field{field} }}")
+            lines.append(f"        set {{ willChange({field}, \"field{field}\"); _field{field} = newValue; touch({field}) }}")
+            lines.append("    }")
+        lines.append("    private var changed = Set<Int>()")
+        lines.append("    func touch(_ ordinal: Int) { if ordinal < 0 { print(ordinal) } }")
+        lines.append("    func willChange(_ ordinal: Int, _ name: StaticString) { changed.insert(ordinal) }")
+        lines.append("    func value(at ordinal: Int) -> Any? {")
+        lines.append("        switch ordinal {")
+        for field in range(12):
+            lines.append(f"        case {field}: return field{field}")
+        lines.append("        default: return nil")
+        lines.append("        }")
+        lines.append("    }")
+        lines.append(f"    static let names: [PartialKeyPath<{name}>: String] = [")
+        for field in range(12):
+            lines.append(f"        \\{name}.field{field}: \"field{field}\",")
+        lines.append("    ]")
+        lines.append("    struct Snapshot: Codable, Hashable {")
+        for field in range(12):
+            kind = ["String", "Int64", "Double", "Bool"][field % 4]
+            lines.append(f"        var field{field}: {kind}")
+        lines.append("        enum Key: String, CodingKey { case " + ", ".join(f"field{f}" for f in range(12)) + " }")
+        lines.append("        init(from decoder: any Decoder) throws {")
+        lines.append("            let container = try decoder.container(keyedBy: Key.self)")
+        for field in range(12):
+            kind = ["String", "Int64", "Double", "Bool"][field % 4]
+            lines.append(f"            field{field} = try container.decode({kind}.self, forKey: .field{field})")
+        lines.append("        }")
+        lines.append("    }")
+        lines.append("}")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def typecheck_command(modules, files, limit_ms):
+    """One frontend checking every file once (-wmo): the total type-checking work of the module,
+    the same however many files it is split into. (Without it the driver starts a job per core,
+    each of which re-reads the declarations of every other file.)"""
+    return ["swiftc", "-typecheck", "-wmo", "-swift-version", "6", "-module-name", "App", "-I", modules,
+            "-Xcc", "-fmodule-map-file=" + os.path.join(ROOT, "Sources", "CSQLite", "module.modulemap"),
+            "-Xfrontend", f"-warn-long-expression-type-checking={limit_ms}"] + files
+
+
+def measure(models, app_files, strata, modules, limit_ms, folder, access, reference=None):
     """Generates `models` into one folder and type-checks the result with `app_files`."""
     output = os.path.join(folder, "generated")
     status, seconds, _, text = run_measured([strata, "generate"] + models + ["--output", output, "--access", access])
@@ -61,18 +126,23 @@ def measure(models, app_files, strata, modules, limit_ms, folder, access):
         sys.exit(f"strata generate failed for {', '.join(models)}:\n{text}")
     generated = sorted(os.path.join(output, name) for name in os.listdir(output))
     size = sum(os.path.getsize(path) for path in generated)
-    # One frontend checks every file once (-wmo): the total type-checking work of the module, the
-    # same however many files the generator splits it into. (Without it the driver starts a job per
-    # core, each of which re-reads the declarations of every other file.)
-    command = ["swiftc", "-typecheck", "-wmo", "-swift-version", "6", "-module-name", "App", "-I", modules,
-               "-Xcc", "-fmodule-map-file=" + os.path.join(ROOT, "Sources", "CSQLite", "module.modulemap"),
-               "-Xfrontend", f"-warn-long-expression-type-checking={limit_ms}"] + generated + app_files
+    command = typecheck_command(modules, generated + app_files, limit_ms)
     status, check_seconds, memory, text = run_measured(command)
+    ratio = None
+    if reference and status == 0:
+        # The reference and the model take turns, three times each; the medians' ratio.
+        model_times, reference_times = [check_seconds], []
+        for turn in range(3):
+            reference_times.append(run_measured(typecheck_command(modules, [reference], limit_ms))[1])
+            if turn < 2:
+                model_times.append(run_measured(command)[1])
+        check_seconds = sorted(model_times)[1]
+        ratio = check_seconds / sorted(reference_times)[1]
     slow = sorted(set((location, milliseconds) for location, milliseconds
                       in re.findall(r"^(\S+:\d+:\d+): warning: expression took (\d+)ms", text, re.M)
                       if location.startswith(output)))
     return {"generate": seconds, "bytes": size, "typecheck": check_seconds, "memory": memory,
-            "status": status, "slow": slow, "output": text}
+            "status": status, "slow": slow, "output": text, "ratio": ratio}
 
 
 def main():
@@ -86,6 +156,8 @@ def main():
     parser.add_argument("--app", action="append", default=[], help="a Swift file of the app's own, type-checked with --model")
     parser.add_argument("--access", default="public", choices=["public", "internal"],
                         help="the generated declarations' access; the build plugin uses internal")
+    parser.add_argument("--max-ratio", type=float,
+                        help="fail when a type-check takes more than this many times the fixed reference's, measured in the same run")
     arguments = parser.parse_args()
     release = os.path.join(ROOT, ".build", "release", "strata")
     debug = os.path.join(ROOT, ".build", "debug", "strata")
@@ -94,8 +166,14 @@ def main():
     if not os.path.exists(os.path.join(modules, "Strata.swiftmodule")):
         sys.exit("build the Strata module first: swift build --product strata")
     print(f"strata: {os.path.relpath(strata, ROOT)}")
-    print("| model | generate | generated | type-check | peak memory |")
-    print("|---|---|---|---|---|")
+    reference = None
+    if arguments.max_ratio:
+        reference_folder = tempfile.mkdtemp(prefix="large-reference-")
+        reference = os.path.join(reference_folder, "Reference.swift")
+        with open(reference, "w") as handle:
+            handle.write(reference_source())
+    print("| model | generate | generated | type-check | peak memory |" + (" ratio to reference |" if reference else ""))
+    print("|---|---|---|---|---|" + ("---|" if reference else ""))
     failed = False
     runs = [(", ".join(os.path.basename(os.path.normpath(model)) for model in arguments.model), None)] if arguments.model \
         else [(size, tuple(int(part) for part in size.lower().split("x"))) for size in arguments.sizes.split(",")]
@@ -110,13 +188,14 @@ def main():
             app = os.path.join(folder, "LargeMigrator.swift")
             with open(app, "w") as handle:
                 handle.write(migrator(entities, versions))
-            result = measure([model], [app], strata, modules, arguments.expression_limit_ms, folder, arguments.access)
+            result = measure([model], [app], strata, modules, arguments.expression_limit_ms, folder, arguments.access, reference)
             label = f"{entities} entities × {versions} versions"
         else:
-            result = measure(arguments.model, arguments.app, strata, modules, arguments.expression_limit_ms, folder, arguments.access)
+            result = measure(arguments.model, arguments.app, strata, modules, arguments.expression_limit_ms, folder, arguments.access, reference)
             label = size
+        ratio = f" {result['ratio']:.2f} |" if result["ratio"] is not None else ""
         print(f"| {label} | {result['generate']:.2f} s | {result['bytes'] / 1e6:.2f} MB "
-              f"| {result['typecheck']:.1f} s | {result['memory']:.0f} MiB |", flush=True)
+              f"| {result['typecheck']:.1f} s | {result['memory']:.0f} MiB |{ratio}", flush=True)
         if result["status"] != 0:
             print(result["output"][-4000:])
             print(f"type-check of {size} failed")
@@ -124,11 +203,17 @@ def main():
         for location, milliseconds in result["slow"]:
             print(f"{location}: a generated expression took {milliseconds} ms to type-check (limit {arguments.expression_limit_ms} ms)")
             failed = True
+        if arguments.max_ratio and result["ratio"] is not None and result["ratio"] > arguments.max_ratio:
+            print(f"type-check of {size} took {result['ratio']:.2f} times the reference's, above {arguments.max_ratio:.2f}: "
+                  "the generated code became slower to check")
+            failed = True
         if arguments.max_memory_mb and result["memory"] > arguments.max_memory_mb:
             print(f"type-check of {size} peaked at {result['memory']:.0f} MiB, above {arguments.max_memory_mb:.0f} MiB")
             failed = True
         if not arguments.keep:
             shutil.rmtree(folder, ignore_errors=True)
+    if reference:
+        shutil.rmtree(os.path.dirname(reference), ignore_errors=True)
     sys.exit(1 if failed else 0)
 
 
