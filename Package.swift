@@ -1,6 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// What only a build with the PostgreSQL trait compiles.
+let postgreSQL: TargetDependencyCondition? = .when(traits: ["PostgreSQL"])
+
 let package = Package(
     name: "strata",
     products: [
@@ -16,11 +19,19 @@ let package = Package(
         .library(name: "StrataConvert", targets: ["StrataConvert"]),
         .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
     ],
+    // PostgreSQL is a trait: an app asks for it on its dependency line,
+    // `.package(url: ..., from: ..., traits: ["PostgreSQL"])`, and only then do postgres-nio,
+    // SwiftNIO and swift-nio-ssl enter its graph (SwiftPM 6.2 and later resolve none of a
+    // dependency that only a disabled trait uses; 6.1 still resolves it, and builds none of it).
+    traits: [
+        .trait(name: "PostgreSQL", description: "PostgreSQLStore, in the StrataPostgres product, over postgres-nio"),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/stencilproject/Stencil", exact: "0.15.1"),
-        // Only `StrataPostgres` uses these: an app that links `Strata` alone builds none of them.
+        // Only `StrataPostgres` uses these, and only with the PostgreSQL trait.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -46,10 +57,10 @@ let package = Package(
             name: "StrataPostgres",
             dependencies: [
                 "Strata",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: postgreSQL),
+                .product(name: "NIOCore", package: "swift-nio", condition: postgreSQL),
+                .product(name: "NIOPosix", package: "swift-nio", condition: postgreSQL),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: postgreSQL),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -86,7 +97,7 @@ let package = Package(
         // A child process the crash tests kill with SIGKILL; not a product.
         .executableTarget(
             name: "strata-crash-child",
-            dependencies: ["Strata", "StrataPostgres", "StrataTesting", "CSQLite", "CMallocInfo"],
+            dependencies: ["Strata", .target(name: "StrataPostgres", condition: postgreSQL), "StrataTesting", "CSQLite", "CMallocInfo"],
             path: "Sources/StrataCrashChild",
             exclude: ["Models"],
             plugins: ["StrataPlugin"]
@@ -94,7 +105,7 @@ let package = Package(
         // The test targets' temporary folders (deleted when the test process exits) and their logger; not a product.
         .target(
             name: "StrataTestSupport",
-            dependencies: ["Strata", "StrataPostgres"],
+            dependencies: ["Strata", .target(name: "StrataPostgres", condition: postgreSQL)],
             path: "Tests/StrataTestSupport"
         ),
         .testTarget(
@@ -103,7 +114,8 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataTests",
-            dependencies: ["Strata", "StrataPostgres", "StrataSwiftLog", "StrataTestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Strata", .target(name: "StrataPostgres", condition: postgreSQL), "StrataSwiftLog", "StrataTestSupport",
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .plugin(
             name: "StrataPlugin",
@@ -125,11 +137,12 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataPostgresTests",
-            dependencies: ["StrataPostgres", "Strata", "StrataTestSupport"]
+            dependencies: [.target(name: "StrataPostgres", condition: postgreSQL), "Strata", "StrataTestSupport"]
         ),
         .testTarget(
             name: "StrataEndToEndTests",
-            dependencies: ["Strata", "StrataPostgres", "StrataTesting", "StrataTestSupport", "StrataSchema", "StrataCodegen"],
+            dependencies: ["Strata", .target(name: "StrataPostgres", condition: postgreSQL), "StrataTesting", "StrataTestSupport",
+                           "StrataSchema", "StrataCodegen"],
             exclude: ["Models"],
             plugins: ["StrataPlugin"]
         ),
@@ -155,26 +168,4 @@ let package = Package(
 // STRATA_DOCS=1, so packages that use Strata never fetch or build it.
 if Context.environment["STRATA_DOCS"] == "1" {
     package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"))
-}
-
-// STRATA_WITHOUT_POSTGRES=1 leaves PostgreSQL out of this package's own build: no `StrataPostgres`,
-// no postgres-nio, SwiftNIO or swift-nio-ssl. `.ci/run` builds its sanitizer passes so (building
-// those dependencies under a sanitizer took most of a CI run); the tests that need a server then
-// report that they did not run, and the PostgreSQL backend is tested by the plain pass.
-if Context.environment["STRATA_WITHOUT_POSTGRES"] == "1" {
-    let postgresTargets: Set<String> = ["StrataPostgres", "StrataPostgresTests"]
-    package.products.removeAll { $0.name == "StrataPostgres" }
-    package.targets.removeAll { postgresTargets.contains($0.name) }
-    for target in package.targets {
-        target.dependencies.removeAll { dependency in
-            switch dependency {
-            case .byNameItem(let name, _), .targetItem(let name, _): return name == "StrataPostgres"
-            default: return false
-            }
-        }
-    }
-    package.dependencies.removeAll { dependency in
-        guard case .sourceControl(_, let location, _) = dependency.kind else { return false }
-        return ["postgres-nio", "swift-nio", "swift-nio-ssl"].contains { location.hasSuffix("/" + $0) }
-    }
 }

@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "strata-benchmarks",
     dependencies: [
-        .package(name: "strata", path: ".."),
+        .package(name: "strata", path: "..", traits: ["PostgreSQL"]),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],

@@ -8,7 +8,9 @@ import PackageDescription
 let package = Package(
     name: "strata-fuzz",
     dependencies: [
-        .package(name: "strata", path: ".."),
+        // With the PostgreSQL trait, as every build in Strata's own scratch folder (where the
+        // replay build runs, see Scripts/fuzz.sh) has it; no fuzz target uses StrataPostgres.
+        .package(name: "strata", path: "..", traits: ["PostgreSQL"]),
     ],
     targets: [
         // The `main` of a plain build: runs the fuzz function on each file named on the command line.

@@ -7,5 +7,5 @@
 # usage: Scripts/crash-test.sh [ROUNDS]
 set -eu
 cd "$(dirname "$0")/.."
-swift build --build-tests
-STRATA_CRASH_ROUNDS="${1:-300}" swift test --skip-build --filter "MigrationCrashTests|CommitCrashTests"
+swift build --build-tests --traits PostgreSQL
+STRATA_CRASH_ROUNDS="${1:-300}" swift test --skip-build --traits PostgreSQL --filter "MigrationCrashTests|CommitCrashTests"

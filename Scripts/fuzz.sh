@@ -15,19 +15,33 @@ export TMPDIR="$scratch"
 
 # fuzz-import reads JSON into a generated model: generate it with the CLI (a fuzz build cannot
 # apply the build plugin, whose tool's `main` would clash with libFuzzer's).
-swift build --disable-build-manifest-caching --product strata
-"$(swift build --show-bin-path)/strata" generate Tests/StrataEndToEndTests/Models/Shop --access internal --output Fuzz/Sources/fuzz-import/Generated
+swift build --disable-build-manifest-caching --traits PostgreSQL --product strata
+"$(swift build --traits PostgreSQL --show-bin-path)/strata" generate Tests/StrataEndToEndTests/Models/Shop --access internal --output Fuzz/Sources/fuzz-import/Generated
 
 cd Fuzz
 swift build --sanitize=fuzzer -Xswiftc -DFUZZING --scratch-path .build-fuzz
-for target in model store import convert; do
+# A fuzzer uses one core: the targets run as many at a time as the machine has cores, each for
+# SECONDS, and report in order when all are done.
+fuzz() {
+  local target="$1" work
   work="$(mktemp -d)"
   mkdir -p "Regressions/$target"
-  echo "fuzz-$target: $seconds s"
   SWIFT_BACKTRACE=enable=no ".build-fuzz/debug/fuzz-$target" "$work" "Corpus/$target" \
     -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-    -artifact_prefix="Regressions/$target/" -print_final_stats=1 2>&1 | grep -E "^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units|ERROR|Fatal error" || true
+    -artifact_prefix="Regressions/$target/" -print_final_stats=1 > "$scratch/fuzz-$target.log" 2>&1 || true
   rm -rf "$work"
+}
+cores="$(nproc)"
+running=0
+for target in model store import convert; do
+  fuzz "$target" &
+  running=$((running + 1))
+  if [ "$running" -ge "$cores" ]; then wait -n; running=$((running - 1)); fi
+done
+wait
+for target in model store import convert; do
+  echo "fuzz-$target: $seconds s"
+  grep -E "^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units|ERROR|Fatal error" "$scratch/fuzz-$target.log" || true
   # libFuzzer leaves crash-*, timeout-* or oom-* files in the artifact folder when it finds one.
   if ls "Regressions/$target" | grep -qE '^(crash|timeout|oom|leak)-'; then
     echo "fuzz-$target found a failing input in Fuzz/Regressions/$target"; exit 1

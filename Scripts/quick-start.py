@@ -4,7 +4,8 @@
 Each block the Quick start marks `<!-- quick start: run -->` is run line by line with bash in the
 app's folder; a block marked `<!-- quick start: PATH -->` is written to PATH there. The app's
 Package.swift names Strata as `../strata`, so the folder holds `strata` (a link to this clone) and
-`App`. Checks what the steps say they print: `1 items` after step 3, `2 items` after step 6.
+`App`. Checks what the steps say they print: `1 items` after step 3, `2 items` after step 6, and that the
+app resolved no package of PostgreSQL's (Package.resolved pins only EXPECTED_PINS).
 Exits non-zero at the first command that fails or warns.
 """
 import os
@@ -15,6 +16,9 @@ import sys
 import tempfile
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The packages an app that uses Strata without the PostgreSQL trait resolves: the CLI's and the
+# generator's (the build plugin's tool is built for the app) and swift-log.
+EXPECTED_PINS = ["pathkit", "spectre", "stencil", "swift-argument-parser", "swift-log"]
 readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
 section = readme[readme.index("## Quick start"):]
 section = section[:section.index("\n## ", 1)]
@@ -59,6 +63,14 @@ try:
                 outputs.append(result.stdout.strip().split("\n")[-1])
     if outputs != ["1 items", "2 items"]:
         sys.exit(f"quick start: the app printed {outputs}, not ['1 items', '2 items']")
+    # An app of Strata alone resolves only what it builds: none of PostgreSQL's packages, which
+    # only the PostgreSQL trait brings in.
+    import json
+    with open(os.path.join(app, "Package.resolved"), encoding="utf-8") as file:
+        resolved = sorted(pin["identity"] for pin in json.load(file)["pins"])
+    print(f"quick start: Package.resolved pins {len(resolved)} packages: {', '.join(resolved)}")
+    if resolved != EXPECTED_PINS:
+        sys.exit(f"quick start: a SQLite-only app should resolve {EXPECTED_PINS}, not {resolved}")
     print("quick start: every step worked")
 finally:
     shutil.rmtree(folder, ignore_errors=True)

@@ -1,6 +1,6 @@
 import Foundation
 import Strata
-#if canImport(StrataPostgres)
+#if PostgreSQL
 import StrataPostgres
 #endif
 
@@ -9,11 +9,11 @@ import StrataPostgres
 /// `STRATA_CHILD_POLL=1`), anything else a SQLite file.
 func childStorage(_ argument: String) -> any StorageInterface {
     if argument.hasPrefix("postgres://") || argument.hasPrefix("postgresql://") {
-        #if canImport(StrataPostgres)
+        #if PostgreSQL
         let polled = ProcessInfo.processInfo.environment["STRATA_CHILD_POLL"] == "1"
         return PostgreSQLStore(url: argument, externalCommits: polled ? .polled : .notified)
         #else
-        fatalError("strata-crash-child was built without PostgreSQL (STRATA_WITHOUT_POSTGRES=1)")
+        fatalError("strata-crash-child was built without the PostgreSQL trait")
         #endif
     }
     return SQLiteStore(fileURL: URL(fileURLWithPath: argument))

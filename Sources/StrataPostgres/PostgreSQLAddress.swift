@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
+#if PostgreSQL
 import Foundation
 import Strata
 
@@ -121,3 +123,4 @@ public struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
         return components.string ?? text
     }
 }
+#endif

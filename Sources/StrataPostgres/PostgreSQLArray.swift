@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
+#if PostgreSQL
 import NIOCore
 import PostgresNIO
 import Strata
@@ -129,3 +131,4 @@ struct PostgreSQLArray: PostgresDynamicTypeEncodable {
         }
     }
 }
+#endif

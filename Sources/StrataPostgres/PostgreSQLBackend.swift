@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
+#if PostgreSQL
 import Strata
 
 /// The connections of a ``PostgreSQLStore``: each reaches the store's database and names tables
@@ -54,3 +56,4 @@ struct PostgreSQLBackend: ServerBackend {
     /// The advisory lock key of Strata's migration lock: "stratam" in ASCII.
     static let migrationLockKey: Int64 = 0x73_7472_6174_616D
 }
+#endif

@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
+#if PostgreSQL
 import PostgresNIO
 import Strata
 
@@ -123,3 +125,4 @@ final class PostgreSQLBatch: PostgreSQLBinding {
 
     func columnName(_ index: Int32) -> String { "" }
 }
+#endif

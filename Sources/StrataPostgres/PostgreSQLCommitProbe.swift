@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
+#if PostgreSQL
 import Strata
 import Synchronization
 
@@ -57,3 +59,4 @@ private final class CommitHeard: Sendable {
     /// Whether it was raised, lowering it.
     func take() -> Bool { flag.exchange(false, ordering: .acquiringAndReleasing) }
 }
+#endif

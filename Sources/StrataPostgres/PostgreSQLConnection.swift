@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
+#if PostgreSQL
 import Foundation
 import Logging
 import NIOCore
@@ -387,3 +389,4 @@ final class PostgreSQLConnection: DatabaseConnection {
         return String(describing: error)
     }
 }
+#endif

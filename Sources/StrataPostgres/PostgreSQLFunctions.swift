@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
+#if PostgreSQL
 import Strata
 
 /// The SQL functions Strata's queries call that PostgreSQL does not have under those names,
@@ -26,3 +28,4 @@ enum PostgreSQLFunctions {
         return String(sqlValue: statement.row.value(0))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
+#if PostgreSQL
 /// Strata builds every statement with SQLite's `?` placeholders; PostgreSQL numbers them (`$1`,
 /// `$2`, ...). This turns one form into the other, leaving alone a `?` inside a quoted identifier
 /// (`"why?"`, a storage key may hold any character), a string literal (`'what?'`, a default in
@@ -50,3 +52,4 @@ enum PostgreSQLPlaceholders {
         return (String(decoding: output, as: UTF8.self), count)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
+#if PostgreSQL
 import Strata
 
 /// A statement of a ``PostgreSQLConnection``, in the shape the runtime drives every backend:
@@ -78,3 +80,4 @@ extension PostgreSQLBinding {
 
     func bindNull(at index: Int32) { bind(.null, at: index) }
 }
+#endif

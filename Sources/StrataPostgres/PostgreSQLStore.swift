@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
+#if PostgreSQL
 import Strata
 
 /// A PostgreSQL database as a storage: the same generated model as a `SQLiteStore`, on a
@@ -72,4 +74,4 @@ extension PostgreSQLStore: ServerStorage {
                                  busyTimeoutMilliseconds: milliseconds)
     }
 }
-
+#endif

@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
+#if PostgreSQL
 import NIOCore
 import PostgresNIO
 import Strata
@@ -109,3 +111,4 @@ enum PostgreSQLValues {
         return sign == 0x4000 ? "-" + text : text
     }
 }
+#endif

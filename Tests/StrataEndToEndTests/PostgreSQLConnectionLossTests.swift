@@ -1,5 +1,5 @@
-// Left out of builds without PostgreSQL (STRATA_WITHOUT_POSTGRES=1, see Package.swift).
-#if canImport(StrataPostgres)
+// Left out of builds without the PostgreSQL trait (see Package.swift).
+#if PostgreSQL
 import Foundation
 import Strata
 import StrataPostgres

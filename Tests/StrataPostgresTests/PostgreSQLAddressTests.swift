@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift).
+#if PostgreSQL
 import Strata
 @testable import StrataPostgres
 import Testing
@@ -51,3 +53,4 @@ struct PostgreSQLAddressTests {
         }
     }
 }
+#endif

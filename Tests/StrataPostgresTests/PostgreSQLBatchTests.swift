@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift).
+#if PostgreSQL
 import Foundation
 import Strata
 @testable import StrataPostgres
@@ -145,3 +147,4 @@ struct PostgreSQLBatchTests {
         #expect(PostgreSQLArray(.uuid, values: [.blob([1, 2])]) == nil)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift).
+#if PostgreSQL
 import Foundation
 import Strata
 @testable import StrataPostgres
@@ -185,3 +187,4 @@ struct PostgreSQLDatabaseConnectionTests {
         #expect(try reader.query(count).rows == [[.integer(1)]])
     }
 }
+#endif

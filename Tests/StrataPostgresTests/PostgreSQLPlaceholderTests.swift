@@ -1,3 +1,5 @@
+// Compiled with the PostgreSQL trait only (see Package.swift).
+#if PostgreSQL
 @testable import StrataPostgres
 import Testing
 
@@ -17,3 +19,4 @@ struct PostgreSQLPlaceholderTests {
         #expect(numbered.count == count)
     }
 }
+#endif

@@ -9,12 +9,12 @@ public enum Postgres {
     public static let isRequired = ProcessInfo.processInfo.environment["STRATA_REQUIRE_POSTGRES"] == "1"
 
     /// The condition every PostgreSQL suite is enabled by.
-    #if canImport(StrataPostgres)
+    #if PostgreSQL
     public static let available: ConditionTrait = .enabled(
         if: isRequired || PostgresTestServer.isInstalled,
         "PostgreSQL is not installed here (no initdb through pg_config --bindir or in /usr/lib/postgresql/*/bin): these tests did not run")
     #else
-    public static let available: ConditionTrait = .disabled("this build leaves PostgreSQL out (STRATA_WITHOUT_POSTGRES=1): these tests did not run")
+    public static let available: ConditionTrait = .disabled("this build leaves PostgreSQL out (built without --traits PostgreSQL): these tests did not run")
     #endif
 
     /// This process's throwaway server.

@@ -1,6 +1,6 @@
 import Foundation
 import Strata
-#if canImport(StrataPostgres)
+#if PostgreSQL
 import StrataPostgres
 #endif
 import Testing
@@ -28,7 +28,7 @@ public func freshStore(configuration: String? = nil) throws -> any StorageInterf
 /// A `PostgreSQLStore`, for tests that do not import StrataPostgres (which a build without
 /// PostgreSQL leaves out); in such a build, an error saying so.
 public func postgreSQLStore(url: String, configuration: String? = nil) throws -> any StorageInterface {
-    #if canImport(StrataPostgres)
+    #if PostgreSQL
     return PostgreSQLStore(url: url, configuration: configuration)
     #else
     throw PostgreSQLLeftOut()
@@ -37,7 +37,7 @@ public func postgreSQLStore(url: String, configuration: String? = nil) throws ->
 
 /// The error of a PostgreSQL store asked for in a build without PostgreSQL.
 public struct PostgreSQLLeftOut: Error, CustomStringConvertible {
-    public var description: String { "this build leaves PostgreSQL out (STRATA_WITHOUT_POSTGRES=1)" }
+    public var description: String { "this build leaves PostgreSQL out (built without --traits PostgreSQL)" }
 }
 
 extension Trait where Self == ConditionTrait {

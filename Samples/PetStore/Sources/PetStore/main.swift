@@ -1,6 +1,8 @@
 import Foundation
 import Strata
+#if PostgreSQL
 import StrataPostgres
+#endif
 
 // The sample runs on the main actor, as an app's code that shows data does.
 try await Demo.run()
@@ -19,8 +21,14 @@ enum Demo {
         // (Scripts/with-postgres.sh starts a throwaway one), otherwise in a SQLite file.
         let stack = DataStack(PetStore.schemaHistory)
         if let url = ProcessInfo.processInfo.environment["STRATA_POSTGRES_URL"] {
+            #if PostgreSQL
             try await stack.addStorage(PostgreSQLStore(url: url))
             print("storage: PostgreSQL")
+            #else
+            _ = url
+            print("STRATA_POSTGRES_URL is set, but this build has no PostgreSQL: swift run --traits PostgreSQL PetStore")
+            exit(2)
+            #endif
         } else {
             try stack.addStorageAndWait(SQLiteStore(fileURL: folder.appendingPathComponent("PetStore.sqlite")))
         }
