@@ -10,6 +10,18 @@ extension Cat: ImportableObject {
 
 @Suite("Import values")
 struct ImportValueTests {
+    /// A payload written by hand may still require a key: absent or null is an error naming the
+    /// source and the key (generated payloads skip a source without its ID instead).
+    @Test func aRequiredKeyOfAHandWrittenPayloadIsNamedWhenMissing() throws {
+        #expect(try ImportPayloadReader(jsonObject: ["code": 7], index: 2, entity: "Bed").required(Int64.self, "code", attribute: "code") == 7)
+        #expect(throws: StrataError.invalidImportSource(entity: "Bed", source: "[2]", key: "code", reason: "the key is missing, and 'Bed.code' needs a value")) {
+            try ImportPayloadReader(jsonObject: [:], index: 2, entity: "Bed").required(Int64.self, "code", attribute: "code")
+        }
+        #expect(throws: StrataError.invalidImportSource(entity: "Bed", source: "[0]", key: "code", reason: "found null, and 'Bed.code' needs a value")) {
+            try ImportPayloadReader(jsonObject: ["code": NSNull()], index: 0, entity: "Bed").required(Int64.self, "code", attribute: "code")
+        }
+    }
+
     private func json(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }

@@ -118,7 +118,7 @@ enum Bench {
 extension Item {
     /// The payload the generator emits for `import: {uniqueID: code}` with every attribute mapped by name.
     struct ImportPayload: JSONImportPayload {
-        var code: Int64
+        var code: Int64?
         var name: String?
         var score: Double?
         var category: Int64?
@@ -129,7 +129,7 @@ extension Item {
         }
 
         init(reading source: ImportPayloadReader) throws {
-            self.code = try source.required(Int64.self, "code", attribute: "code")
+            self.code = try source.value(Int64.self, "code", attribute: "code")
             self.name = try source.value(String.self, "name", attribute: "name")
             self.score = try source.value(Double.self, "score", attribute: "score")
             self.category = try source.value(Int64.self, "category", attribute: "category")

@@ -98,6 +98,18 @@ public struct ImportPayloadReader {
         }
     }
 
+    /// The value at a key the source must have, for payloads written by hand (generated ones read
+    /// even a unique ID with ``value(_:_:attribute:)``, so that a source without one is skipped):
+    /// absent or null throws `invalidImportSource` naming the source and the key.
+    @inlinable
+    public func required<V: ImportDecodable>(_ type: V.Type, _ keyPath: String, attribute: String) throws -> V {
+        switch try scalar(V.self, keyPath) {
+        case .absent: throw failure(keyPath, "the key is missing, and '\(entity).\(attribute)' needs a value")
+        case .null: throw failure(keyPath, "found null, and '\(entity).\(attribute)' needs a value")
+        case .value(let value): return value
+        }
+    }
+
     /// The value at a key; nil when the key is absent or null (the attribute is left as it is).
     @inlinable
     public func value<V: ImportDecodable>(_ type: V.Type, _ keyPath: String, attribute: String) throws -> V? {
