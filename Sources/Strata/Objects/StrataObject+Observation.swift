@@ -69,14 +69,14 @@ struct ObservedKeyPaths: @unchecked Sendable {
     }
 
     /// The key path at a position; nil for a class that reports none there (a hand-written one).
+    @inline(__always)
     func keyPath(_ kind: ObservedKind, _ index: Int) -> Unmanaged<AnyKeyPath>? {
-        let list: [Unmanaged<AnyKeyPath>]
+        // Each list read in place: binding one to a local would retain its buffer on every read.
         switch kind {
-        case .column: list = columns
-        case .relationship: list = relationships
-        case .transient: list = transients
+        case .column: return index < columns.count ? columns[index] : nil
+        case .relationship: return index < relationships.count ? relationships[index] : nil
+        case .transient: return index < transients.count ? transients[index] : nil
         }
-        return list.indices.contains(index) ? list[index] : nil
     }
 }
 
@@ -113,19 +113,23 @@ extension StrataObject {
     /// Reports a read of a property by its position in the layout's observed key paths.
     @usableFromInline @inline(never)
     final func reportAccess(_ kind: ObservedKind, _ index: Int) {
-        guard let home = self.home, let keyPath = home.layout.observed.keyPath(kind, index) else { return }
-        reportAccess(keyPath)
+        withBorrowedHome { home in home.layout.observed.keyPath(kind, index) }
     }
 
     /// Reports a read of the property at `keyPath` to the context's registrar.
     @usableFromInline @inline(never)
     final func reportAccess(_ keyPath: Unmanaged<AnyKeyPath>) {
+        withBorrowedHome { _ in keyPath }
+    }
+
+    /// Reports a read of the key path `find` gives for the object's home (none when it gives nil).
+    @inline(__always)
+    private final func withBorrowedHome(_ find: (ObjectHome) -> Unmanaged<AnyKeyPath>?) {
         let home: Unmanaged<ObjectHome>
         do {
             guard let owned = self.home else { return }
             home = .passUnretained(owned)
         }
-        isObserved = true
         // The home is borrowed, not retained: a strong reference held for the call would cost
         // two atomic operations per read, and the token two more (half of what a main-context
         // read cost). Sound because this object keeps its home alive for the whole call: `home`
@@ -133,6 +137,8 @@ extension StrataObject {
         // context's own isolation domain, never by the registrar's `access`, which runs no code
         // of this object's; and the home's token is a `let`.
         home._withUnsafeGuaranteedRef { home in
+            guard let keyPath = find(home) else { return }
+            isObserved = true
             let token = home.token
             token.hasObservedObjects = true
             Self.withRegistrarKeyPath(keyPath) { token.registrar.access(self, keyPath: $0) }
