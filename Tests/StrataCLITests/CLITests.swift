@@ -181,7 +181,7 @@ struct GenerateCommandTests {
         let out = dir + "/out"
         #expect(try strata("generate", dir, "--output", out).status == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-        let shards = (1...8).flatMap { ["ShopEntities\($0).swift", "ShopSnapshots\($0).swift"] }
+        let shards = (1...16).flatMap { ["ShopEntities\($0).swift", "ShopSnapshots\($0).swift"] }
         #expect(files == (shards + ["ShopImporters.swift", "ShopMigrations.swift", "ShopSchemaHistory.swift", "ShopSchemaVersions.swift"]).sorted())
         let entities = out + "/ShopSchemaHistory.swift"
         let before = try FileManager.default.attributesOfItem(atPath: entities)[.modificationDate] as? Date

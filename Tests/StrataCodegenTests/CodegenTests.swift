@@ -85,7 +85,7 @@ struct CodegenTests {
         try "// {{ model }} has {{ entities.count }} entities\n".write(to: folder.appendingPathComponent("Snapshots.swift.stencil"), atomically: true, encoding: .utf8)
         let files = try generate(templates: folder.path)
         let snapshots = files.filter { $0.name.hasPrefix("PetStoreSnapshots") }.map(\.contents)
-        #expect(snapshots.count == 8)
+        #expect(snapshots.count == 16)
         #expect(snapshots.allSatisfy { $0.hasPrefix("// PetStore has ") && $0.hasSuffix(" entities\n") })
         #expect(snapshots.compactMap { Int($0.dropFirst("// PetStore has ".count).prefix { $0.isNumber }) }.reduce(0, +) == 5)
         #expect(files.first { $0.name == "PetStoreMigrations.swift" }?.contents.contains("static func migrateDog(from old: PetStoreV1.DogView) throws -> PetStoreV2.DogValues?") == true)
