@@ -322,23 +322,25 @@ struct ReservedNameTests {
         version: V1
         entities:
           Date: {}
-          ObservedKeyPaths: {}
+          ObservedProperties: {}
           Item:
             attributes:
               objectID: Int64
               Type: String
               self: String
               class: String
-              ObservedKeyPaths: String
+              observedProperties: String
+              didSet: String
             relationships:
               entityName: {destination: Item, inverse: entityName}
         """).messages() == [
             "V1.yml:3:3: error: 'Date' cannot name an entity: generated code uses that type name",
-            "V1.yml:4:3: error: 'ObservedKeyPaths' cannot name an entity: generated code uses that type name",
+            "V1.yml:4:3: error: 'ObservedProperties' cannot name an entity: generated code uses that type name",
             "V1.yml:7:7: error: 'objectID' cannot name an attribute: every entity class already has a member of that name",
             "V1.yml:8:7: error: 'Type' cannot name an attribute: every entity class already has a member of that name",
-            "V1.yml:11:7: error: 'ObservedKeyPaths' cannot name an attribute: every entity class already has a member of that name",
-            "V1.yml:13:7: error: 'entityName' cannot name a relationship: every entity class already has a member of that name",
+            "V1.yml:11:7: error: 'observedProperties' cannot name an attribute: every entity class already has a member of that name",
+            "V1.yml:12:7: error: 'didSet' cannot name an attribute: every entity class already has a member of that name",
+            "V1.yml:14:7: error: 'entityName' cannot name a relationship: every entity class already has a member of that name",
         ])
     }
 }

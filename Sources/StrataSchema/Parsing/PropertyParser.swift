@@ -180,14 +180,14 @@ enum ReservedNames {
         "Swift", "Foundation", "Strata", "String", "Int", "Int16", "Int32", "Int64", "Double", "Float", "Bool", "Set", "Array",
         "Optional", "Decimal", "Date", "Data", "UUID", "URL", "Locale", "AnyKeyPath", "StrataObject", "ObjectID", "RowReader",
         "ColumnBinder", "KeyPathNames", "SnapshotKey", "EntityDescription", "AttributeDescription", "RelationshipDescription", "ModelVersion", "SchemaHistory",
-        "Snapshot", "Type", "Protocol", "Self", "Any", "ObservedKeyPaths",
+        "Snapshot", "Type", "Protocol", "Self", "Any", "ObservedProperties",
     ]
 
     /// Members every entity class has, so no property may take them; `Type` cannot follow a key-path dot.
     static let propertyNames: Set<String> = [
         "objectID", "entityName", "isDeleted", "debugDescription", "readColumns", "bindColumns", "setInitialValues",
         "foreignKey", "setForeignKey", "toOne", "toMany", "setToOne", "setToMany", "requiredValue", "willSet",
-        "propertyName", "keyPathNames", "Type", "Protocol", "ObservedKeyPaths",
+        "propertyName", "keyPathNames", "Type", "Protocol", "observedProperties", "observationAccess", "didSet",
     ]
 }
 
