@@ -11,63 +11,72 @@ final class Item: StrataObject {
     private var _category: Int64 = 0
     private var _createdAt = Date(timeIntervalSince1970: 0)
 
-    /// The key paths the accessors report to Observation, each formed once.
-    private enum ObservedKeyPaths {
-        static let _code = \Item.code
-        static let _name = \Item.name
-        static let _score = \Item.score
-        static let _category = \Item.category
-        static let _createdAt = \Item.createdAt
+    /// The key paths the accessors report to Observation: the superclass's, then this class's.
+    override class var observedProperties: ObservedProperties {
+        var properties = super.observedProperties
+        properties.addColumns([
+            \Item.code,
+            \Item.name,
+            \Item.score,
+            \Item.category,
+            \Item.createdAt,
+        ])
+        return properties
     }
 
     var code: Int64 {
         get {
-            observationAccess(ObservedKeyPaths._code)
+            observationAccess(column: 0)
             return _code
         }
         set {
             willSet(0, "code")
-            observedMutation(ObservedKeyPaths._code) { _code = newValue }
+            _code = newValue
+            didSet(column: 0)
         }
     }
     var name: String {
         get {
-            observationAccess(ObservedKeyPaths._name)
+            observationAccess(column: 1)
             return _name
         }
         set {
             willSet(1, "name")
-            observedMutation(ObservedKeyPaths._name) { _name = newValue }
+            _name = newValue
+            didSet(column: 1)
         }
     }
     var score: Double {
         get {
-            observationAccess(ObservedKeyPaths._score)
+            observationAccess(column: 2)
             return _score
         }
         set {
             willSet(2, "score")
-            observedMutation(ObservedKeyPaths._score) { _score = newValue }
+            _score = newValue
+            didSet(column: 2)
         }
     }
     var category: Int64 {
         get {
-            observationAccess(ObservedKeyPaths._category)
+            observationAccess(column: 3)
             return _category
         }
         set {
             willSet(3, "category")
-            observedMutation(ObservedKeyPaths._category) { _category = newValue }
+            _category = newValue
+            didSet(column: 3)
         }
     }
     var createdAt: Date {
         get {
-            observationAccess(ObservedKeyPaths._createdAt)
+            observationAccess(column: 4)
             return _createdAt
         }
         set {
             willSet(4, "createdAt")
-            observedMutation(ObservedKeyPaths._createdAt) { _createdAt = newValue }
+            _createdAt = newValue
+            didSet(column: 4)
         }
     }
 
