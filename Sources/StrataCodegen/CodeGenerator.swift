@@ -95,20 +95,33 @@ public struct CodeGenerator {
             "steps": steps, "allVersions": versions, "migrationChain": SchemaContext.chainLiteral(model.manifest.chain),
             "versionNameList": versions.compactMap { $0.values["nameLiteral"] as? String }.joined(separator: ", "),
             "currentNamespace": SwiftSyntax.identifier(name + current.name),
-            "entityTypeNames": sortedEntities.map(\.name).map(SwiftSyntax.identifier),
+            "shardEntityTypes": (1...GeneratedFileNames.shardCount).map { "entityTypes\($0)" }.joined(separator: ",\n        "),
         ]
         // The older versions come first: theirs is the longest file of a model with a long history,
         // and a thread that starts it last would finish long after the others.
         let isCurrent = { (node: TemplateNode) in node.values["plainName"] as? String == current.name }
         var jobs = [RenderJob(template: "SchemaVersions.swift.stencil", fileName: GeneratedFileNames.schemaVersions(name),
                               overrides: ["versions": versions.filter { !isCurrent($0) }])]
-        // Entity classes and snapshots are rendered once per shard of the entities.
+        // Entity classes and snapshots are rendered once per shard of the entities; each class's
+        // shard also declares the entity's current descriptions, so one entity's change rewrites
+        // its shards and leaves the schema history as it is.
         let shards = Dictionary(grouping: zip(sortedEntities, entities), by: { GeneratedFileNames.shard(ofEntity: $0.0.name) })
-        for (template, file) in [("Entities.swift.stencil", GeneratedFileNames.entities), ("Snapshots.swift.stencil", GeneratedFileNames.snapshots)] {
-            for shard in 1...GeneratedFileNames.shardCount {
-                jobs.append(RenderJob(template: template, fileName: file(name, shard),
-                                      overrides: ["entities": (shards[shard] ?? []).map(\.1)]))
+        let descriptors = versions.first(where: isCurrent)?.values ?? [:]
+        func inShard(_ key: String, _ shard: Int) -> [TemplateNode] {
+            ((descriptors[key] as? [TemplateNode]) ?? []).filter { node in
+                (node.values["entity"] as? String).map { GeneratedFileNames.shard(ofEntity: $0) } == shard
             }
+        }
+        for shard in 1...GeneratedFileNames.shardCount {
+            let shardEntities = (shards[shard] ?? []).map(\.1)
+            let typeList = shardEntities.compactMap { $0.values["name"] as? String }.map { $0 + ".self" }.joined(separator: ", ")
+            jobs.append(RenderJob(template: "Entities.swift.stencil", fileName: GeneratedFileNames.entities(name, shard: shard),
+                                  overrides: ["entities": shardEntities, "shard": shard, "shardTypeList": typeList, "descriptorDeclarations": inShard("declarations", shard),
+                                              "descriptorGroups": inShard("propertyGroups", shard)]))
+        }
+        for shard in 1...GeneratedFileNames.shardCount {
+            jobs.append(RenderJob(template: "Snapshots.swift.stencil", fileName: GeneratedFileNames.snapshots(name, shard: shard),
+                                  overrides: ["entities": (shards[shard] ?? []).map(\.1)]))
         }
         jobs.append(RenderJob(template: "SchemaHistory.swift.stencil", fileName: GeneratedFileNames.schemaHistory(name),
                               overrides: ["versions": versions.filter(isCurrent)]))

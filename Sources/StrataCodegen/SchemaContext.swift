@@ -43,7 +43,8 @@ enum SchemaContext {
     }
 
     /// The current version's declarations: each property and entity description declared once
-    /// in its namespace, the version listing the entities by reference.
+    /// in its namespace, the version listing the entities by reference. Each declaration and group
+    /// names its entity: the generator writes them beside the entity's class.
     private static func declarations(_ version: SchemaVersion, model: Model, namespace: String, locks: [String: LockHash]) -> [String: Any] {
         var references: [String] = []
         var declarations: [TemplateNode] = []
@@ -61,7 +62,7 @@ enum SchemaContext {
             let arguments = DescriptorCode.entityArguments(entity, in: version, attributes: attributes, relationships: relationships,
                                                            lock: locks[entity.name]!)
             references.append(namespace + ".entity" + entity.name)
-            declarations.append(TemplateNode(["property": "entity" + entity.name, "arguments": arguments,
+            declarations.append(TemplateNode(["property": "entity" + entity.name, "entity": entity.name, "arguments": arguments,
                                               "summary": "`\(entity.name)` as of \(version.name)."]))
         }
         return [

@@ -49,13 +49,18 @@ struct HistorySharingTests {
 
     /// The generated file with a name.
     private func generated(_ name: String) throws -> String {
+        try #require(try generatedFiles()[name])
+    }
+
+    /// Every generated file's text, by file name.
+    private func generatedFiles() throws -> [String: String] {
         let folder = TestFolders.url("strata-sharing")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, text) in Self.files {
             try (text + "\n").write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
         let model = try #require(ModelLoader.load(directory: folder.path).model)
-        return try #require(try CodeGenerator().generate(model).first { $0.name == name }).contents
+        return Dictionary(uniqueKeysWithValues: try CodeGenerator().generate(model).map { ($0.name, $0.contents) })
     }
 
     /// Older versions, then the current one.
@@ -79,14 +84,30 @@ struct HistorySharingTests {
         #expect(!older.contains("AttributeDescription(") && !older.contains("EntityDescription("))
     }
 
-    /// The current version is Swift: each description declared once, in its own namespace.
-    @Test func theCurrentVersionDeclaresEachDescriptionOnce() throws {
-        let current = try generated("FarmSchemaHistory.swift")
-        #expect(count("static var entityBarn: EntityDescription", in: current) == 1)
-        #expect(count("static var entityCow: EntityDescription", in: current) == 1)
-        #expect(current.contains("/// `size` of `Barn` as of V3.\n        static var _size: AttributeDescription { AttributeDescription(\"size\", .int32, optional: true) }"))
-        #expect(count("AttributeDescription(", in: current) == 4)
-        #expect(current.contains("            FarmV3.entityBarn,\n            FarmV3.entityCow,\n"))
+    /// The current version is Swift: each description declared once, beside its entity's class,
+    /// so that one entity's change leaves the schema history's file as it is.
+    @Test func theCurrentVersionDeclaresEachDescriptionOnceBesideItsClass() throws {
+        let files = try generatedFiles()
+        let history = try #require(files["FarmSchemaHistory.swift"])
+        let barn = try #require(files[GeneratedFileNames.entities("Farm", shard: GeneratedFileNames.shard(ofEntity: "Barn"))])
+        let classes = files.filter { $0.key.hasPrefix("FarmEntities") }.values.joined(separator: "\n")
+        #expect(count("static var entityBarn: EntityDescription", in: classes) == 1)
+        #expect(count("static var entityCow: EntityDescription", in: classes) == 1)
+        #expect(barn.contains("final class Barn") && barn.contains("extension FarmV3 {\n    /// `Barn` as of V3."))
+        #expect(barn.contains("/// `size` of `Barn` as of V3.\n        static var _size: AttributeDescription { AttributeDescription(\"size\", .int32, optional: true) }"))
+        #expect(count("AttributeDescription(", in: classes) == 4)
+        #expect(!history.contains("AttributeDescription(") && !history.contains("EntityDescription("))
+        #expect(history.contains("            FarmV3.entityBarn,\n            FarmV3.entityCow,\n"))
+    }
+
+    /// The schema history's file names no generated class: each file of classes lists its own.
+    @Test func theSchemaHistoryNamesNoClass() throws {
+        let files = try generatedFiles()
+        let history = try #require(files["FarmSchemaHistory.swift"])
+        #expect(!history.contains("Barn.self") && !history.contains("Cow.self"))
+        #expect(history.contains("static let entityTypes: [StrataObject.Type] = [\n        entityTypes1,\n"))
+        let barn = try #require(files[GeneratedFileNames.entities("Farm", shard: GeneratedFileNames.shard(ofEntity: "Barn"))])
+        #expect(barn.contains("static var entityTypes\(GeneratedFileNames.shard(ofEntity: "Barn")): [StrataObject.Type] {"))
     }
 
     @Test func olderVersionsLiveInTheirOwnFile() throws {

@@ -327,3 +327,87 @@ public final class Vet: StrataObject {
         return names
     }
 }
+
+/// The classes of this file's entities. The model lists each file's, so a change to one entity's
+/// class recompiles the files that name that class, never the model's own file.
+extension PetStore {
+    /// The generated classes declared in this file.
+    static var entityTypes1: [StrataObject.Type] {
+        [Person.self, Vet.self]
+    }
+}
+
+/// The V3 descriptions of this file's entities.
+extension PetStoreV3 {
+    /// `Person` as of V3.
+    static var entityPerson: EntityDescription {
+        EntityDescription(
+            "Person",
+            attributes: [
+                PetStoreV3.PersonProperties._personID,
+                PetStoreV3.PersonProperties._name,
+                PetStoreV3.PersonProperties._displayName,
+                PetStoreV3.PersonProperties._createdAt,
+                PetStoreV3.PersonProperties._token,
+                PetStoreV3.PersonProperties._balance,
+                PetStoreV3.PersonProperties._isActive,
+                PetStoreV3.PersonProperties._website,
+                PetStoreV3.PersonProperties._settings,
+            ],
+            relationships: [
+                PetStoreV3.PersonProperties._pets,
+                PetStoreV3.PersonProperties._friends,
+            ],
+            uniqueness: [["createdAt", "name"]],
+            lock: [0x33a1708b6add39c6, 0xe46aa7c53ad9a3b5, 0x58194f95aadb9136, 0x227fcf965c666e74]
+        )
+    }
+
+    /// `Vet` as of V3.
+    static var entityVet: EntityDescription {
+        EntityDescription(
+            "Vet",
+            attributes: [
+                PetStoreV3.VetProperties._name,
+            ],
+            relationships: [
+                PetStoreV3.VetProperties._patients,
+            ],
+            lock: [0x1ad8f36eec0c78e5, 0x1ee4fc5bcf8c591e, 0x954b49bb754edde9, 0x6d5b6733c3505679]
+        )
+    }
+
+    /// Properties of `Person` first described in V3.
+    enum PersonProperties {
+        /// `personID` of `Person` as of V3.
+        static var _personID: AttributeDescription { AttributeDescription("personID", .int64, required: true, unique: true) }
+        /// `name` of `Person` as of V3.
+        static var _name: AttributeDescription { AttributeDescription("name", .string, indexed: true, default: ("" as String).sqlValue) }
+        /// `displayName` of `Person` as of V3.
+        static var _displayName: AttributeDescription { AttributeDescription("displayName", .string, storageKey: "display_name", default: ("" as String).sqlValue) }
+        /// `createdAt` of `Person` as of V3.
+        static var _createdAt: AttributeDescription { AttributeDescription("createdAt", .date, initial: .now) }
+        /// `token` of `Person` as of V3.
+        static var _token: AttributeDescription { AttributeDescription("token", .uuid, initial: .uuid) }
+        /// `balance` of `Person` as of V3.
+        static var _balance: AttributeDescription { AttributeDescription("balance", .decimal, default: (Decimal(string: "0", locale: Locale(identifier: "en_US_POSIX"))! as Decimal).sqlValue) }
+        /// `isActive` of `Person` as of V3.
+        static var _isActive: AttributeDescription { AttributeDescription("isActive", .bool, default: (true as Bool).sqlValue) }
+        /// `website` of `Person` as of V3.
+        static var _website: AttributeDescription { AttributeDescription("website", .url, optional: true) }
+        /// `settings` of `Person` as of V3.
+        static var _settings: AttributeDescription { AttributeDescription("settings", .codable, optional: true) }
+        /// `pets` of `Person` as of V3.
+        static var _pets: RelationshipDescription { RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade) }
+        /// `friends` of `Person` as of V3.
+        static var _friends: RelationshipDescription { RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 500) }
+    }
+
+    /// Properties of `Vet` first described in V3.
+    enum VetProperties {
+        /// `name` of `Vet` as of V3.
+        static var _name: AttributeDescription { AttributeDescription("name", .string, default: ("" as String).sqlValue) }
+        /// `patients` of `Vet` as of V3.
+        static var _patients: RelationshipDescription { RelationshipDescription("patients", destination: "Dog", inverse: "vet", kind: .unordered) }
+    }
+}

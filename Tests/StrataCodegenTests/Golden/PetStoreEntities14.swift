@@ -58,3 +58,33 @@ public class Animal: StrataObject {
         return names
     }
 }
+
+/// The classes of this file's entities. The model lists each file's, so a change to one entity's
+/// class recompiles the files that name that class, never the model's own file.
+extension PetStore {
+    /// The generated classes declared in this file.
+    static var entityTypes14: [StrataObject.Type] {
+        [Animal.self]
+    }
+}
+
+/// The V3 descriptions of this file's entities.
+extension PetStoreV3 {
+    /// `Animal` as of V3.
+    static var entityAnimal: EntityDescription {
+        EntityDescription(
+            "Animal",
+            abstract: true,
+            attributes: [
+                PetStoreV3.AnimalProperties._species,
+            ],
+            lock: [0x4cb342b63b63fb10, 0x56351e9d263dfa83, 0x5c17244c18d96fb4, 0x9089631404a33f75]
+        )
+    }
+
+    /// Properties of `Animal` first described in V3.
+    enum AnimalProperties {
+        /// `species` of `Animal` as of V3.
+        static var _species: AttributeDescription { AttributeDescription("species", .string, default: ("" as String).sqlValue) }
+    }
+}

@@ -18,14 +18,26 @@ public enum PetStore {
         version: version(named:)
     )
 
-    /// The generated class of each entity of V3.
+    /// The generated class of each entity of V3, by entity name. Each file of classes
+    /// lists its own, so this file names no class and a change to one entity does not recompile it.
     static let entityTypes: [StrataObject.Type] = [
-        Animal.self,
-        Dog.self,
-        Person.self,
-        Thumbnail.self,
-        Vet.self,
-    ]
+        entityTypes1,
+        entityTypes2,
+        entityTypes3,
+        entityTypes4,
+        entityTypes5,
+        entityTypes6,
+        entityTypes7,
+        entityTypes8,
+        entityTypes9,
+        entityTypes10,
+        entityTypes11,
+        entityTypes12,
+        entityTypes13,
+        entityTypes14,
+        entityTypes15,
+        entityTypes16,
+    ].flatMap { $0 }.sorted { $0.entityName < $1.entityName }
 
     /// The descriptors of the version with a name, built once, on first use.
     @Sendable static func version(named name: String) -> ModelVersion? {
@@ -38,7 +50,9 @@ public enum PetStore {
     }
 }
 
-/// PetStore V3: its descriptors, and the types its custom migration steps use.
+/// PetStore V3: its descriptors, and the types its custom migration steps use. Each
+/// entity's description and its properties' are declared beside its class, so a change to one entity
+/// leaves this file as it is.
 public enum PetStoreV3 {
     /// Version V3.
     static let version: ModelVersion = ModelVersion(
@@ -62,159 +76,5 @@ public enum PetStoreV3 {
                 EntityMigrationHint("Dog", custom: true),
             ]),
         ]
-    }
-
-    /// `Animal` as of V3.
-    static var entityAnimal: EntityDescription {
-        EntityDescription(
-            "Animal",
-            abstract: true,
-            attributes: [
-                PetStoreV3.AnimalProperties._species,
-            ],
-            lock: [0x4cb342b63b63fb10, 0x56351e9d263dfa83, 0x5c17244c18d96fb4, 0x9089631404a33f75]
-        )
-    }
-
-    /// `Dog` as of V3.
-    static var entityDog: EntityDescription {
-        EntityDescription(
-            "Dog",
-            parent: "Animal",
-            attributes: [
-                PetStoreV3.DogProperties._nickname,
-                PetStoreV3.DogProperties._weight,
-                PetStoreV3.DogProperties._years,
-                PetStoreV3.DogProperties._legs,
-            ],
-            relationships: [
-                PetStoreV3.DogProperties._master,
-                PetStoreV3.DogProperties._vet,
-            ],
-            lock: [0xbea23b71b8016efa, 0x7a289217f69cd5a2, 0xbc73da3775738bfd, 0x3314898b591e5b65]
-        )
-    }
-
-    /// `Person` as of V3.
-    static var entityPerson: EntityDescription {
-        EntityDescription(
-            "Person",
-            attributes: [
-                PetStoreV3.PersonProperties._personID,
-                PetStoreV3.PersonProperties._name,
-                PetStoreV3.PersonProperties._displayName,
-                PetStoreV3.PersonProperties._createdAt,
-                PetStoreV3.PersonProperties._token,
-                PetStoreV3.PersonProperties._balance,
-                PetStoreV3.PersonProperties._isActive,
-                PetStoreV3.PersonProperties._website,
-                PetStoreV3.PersonProperties._settings,
-            ],
-            relationships: [
-                PetStoreV3.PersonProperties._pets,
-                PetStoreV3.PersonProperties._friends,
-            ],
-            uniqueness: [["createdAt", "name"]],
-            lock: [0x33a1708b6add39c6, 0xe46aa7c53ad9a3b5, 0x58194f95aadb9136, 0x227fcf965c666e74]
-        )
-    }
-
-    /// `Thumbnail` as of V3.
-    static var entityThumbnail: EntityDescription {
-        EntityDescription(
-            "Thumbnail",
-            attributes: [
-                PetStoreV3.ThumbnailProperties._url,
-                PetStoreV3.ThumbnailProperties._bytes,
-                PetStoreV3.ThumbnailProperties._width,
-                PetStoreV3.ThumbnailProperties._height,
-                PetStoreV3.ThumbnailProperties._scale,
-            ],
-            lock: [0xc6ed4787c1a789ca, 0x33a808e9b0be1f39, 0xb0ad54a579d1903d, 0x39f9d24f4fcdeb7e]
-        )
-    }
-
-    /// `Vet` as of V3.
-    static var entityVet: EntityDescription {
-        EntityDescription(
-            "Vet",
-            attributes: [
-                PetStoreV3.VetProperties._name,
-            ],
-            relationships: [
-                PetStoreV3.VetProperties._patients,
-            ],
-            lock: [0x1ad8f36eec0c78e5, 0x1ee4fc5bcf8c591e, 0x954b49bb754edde9, 0x6d5b6733c3505679]
-        )
-    }
-
-    /// Properties of `Animal` first described in V3.
-    enum AnimalProperties {
-        /// `species` of `Animal` as of V3.
-        static var _species: AttributeDescription { AttributeDescription("species", .string, default: ("" as String).sqlValue) }
-    }
-
-    /// Properties of `Dog` first described in V3.
-    enum DogProperties {
-        /// `nickname` of `Dog` as of V3.
-        static var _nickname: AttributeDescription { AttributeDescription("nickname", .string, default: ("" as String).sqlValue) }
-        /// `weight` of `Dog` as of V3.
-        static var _weight: AttributeDescription { AttributeDescription("weight", .double, default: (0.0 as Double).sqlValue) }
-        /// `years` of `Dog` as of V3.
-        static var _years: AttributeDescription { AttributeDescription("years", .int, default: (0 as Int).sqlValue) }
-        /// `legs` of `Dog` as of V3.
-        static var _legs: AttributeDescription { AttributeDescription("legs", .int16, default: (4 as Int16).sqlValue) }
-        /// `master` of `Dog` as of V3.
-        static var _master: RelationshipDescription { RelationshipDescription("master", destination: "Person", inverse: "pets") }
-        /// `vet` of `Dog` as of V3.
-        static var _vet: RelationshipDescription { RelationshipDescription("vet", destination: "Vet", inverse: "patients") }
-    }
-
-    /// Properties of `Person` first described in V3.
-    enum PersonProperties {
-        /// `personID` of `Person` as of V3.
-        static var _personID: AttributeDescription { AttributeDescription("personID", .int64, required: true, unique: true) }
-        /// `name` of `Person` as of V3.
-        static var _name: AttributeDescription { AttributeDescription("name", .string, indexed: true, default: ("" as String).sqlValue) }
-        /// `displayName` of `Person` as of V3.
-        static var _displayName: AttributeDescription { AttributeDescription("displayName", .string, storageKey: "display_name", default: ("" as String).sqlValue) }
-        /// `createdAt` of `Person` as of V3.
-        static var _createdAt: AttributeDescription { AttributeDescription("createdAt", .date, initial: .now) }
-        /// `token` of `Person` as of V3.
-        static var _token: AttributeDescription { AttributeDescription("token", .uuid, initial: .uuid) }
-        /// `balance` of `Person` as of V3.
-        static var _balance: AttributeDescription { AttributeDescription("balance", .decimal, default: (Decimal(string: "0", locale: Locale(identifier: "en_US_POSIX"))! as Decimal).sqlValue) }
-        /// `isActive` of `Person` as of V3.
-        static var _isActive: AttributeDescription { AttributeDescription("isActive", .bool, default: (true as Bool).sqlValue) }
-        /// `website` of `Person` as of V3.
-        static var _website: AttributeDescription { AttributeDescription("website", .url, optional: true) }
-        /// `settings` of `Person` as of V3.
-        static var _settings: AttributeDescription { AttributeDescription("settings", .codable, optional: true) }
-        /// `pets` of `Person` as of V3.
-        static var _pets: RelationshipDescription { RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade) }
-        /// `friends` of `Person` as of V3.
-        static var _friends: RelationshipDescription { RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 500) }
-    }
-
-    /// Properties of `Thumbnail` first described in V3.
-    enum ThumbnailProperties {
-        /// `url` of `Thumbnail` as of V3.
-        static var _url: AttributeDescription { AttributeDescription("url", .url, required: true, unique: true) }
-        /// `bytes` of `Thumbnail` as of V3.
-        static var _bytes: AttributeDescription { AttributeDescription("bytes", .data, required: true) }
-        /// `width` of `Thumbnail` as of V3.
-        static var _width: AttributeDescription { AttributeDescription("width", .int32, default: (0 as Int32).sqlValue) }
-        /// `height` of `Thumbnail` as of V3.
-        static var _height: AttributeDescription { AttributeDescription("height", .int32, default: (0 as Int32).sqlValue) }
-        /// `scale` of `Thumbnail` as of V3.
-        static var _scale: AttributeDescription { AttributeDescription("scale", .float, default: (1.0 as Float).sqlValue) }
-    }
-
-    /// Properties of `Vet` first described in V3.
-    enum VetProperties {
-        /// `name` of `Vet` as of V3.
-        static var _name: AttributeDescription { AttributeDescription("name", .string, default: ("" as String).sqlValue) }
-        /// `patients` of `Vet` as of V3.
-        static var _patients: RelationshipDescription { RelationshipDescription("patients", destination: "Dog", inverse: "vet", kind: .unordered) }
     }
 }
