@@ -35,7 +35,18 @@ struct PostgreSQLBackend: ServerBackend {
         PostgreSQLCommitProbe(backend: self)
     }
 
-    /// A session-level advisory lock, distinct from the write lock: taken before the store is
+    /// The server hands out row ids, from a sequence per table.
+    func makeRowIDSource() -> (any RowIDSource)? {
+        PostgreSQLRowIDs(backend: self)
+    }
+
+    /// Creates the sequences of tables that have none (a new store, a new table, a store an
+    /// earlier Strata wrote).
+    func finishOpening(_ connection: any DatabaseConnection, tables: [String]) throws(StrataError) {
+        try PostgreSQLRowIDs.createMissingSequences(connection, tables: tables)
+    }
+
+    /// A session-level advisory lock: taken before the store is
     /// checked, released once it is created or migrated (or the check failed). The schema is
     /// created first when missing, so that the check finds it (empty).
     func withMigrationLock(on connection: any DatabaseConnection, _ body: () throws(StrataError) -> Void) throws(StrataError) {

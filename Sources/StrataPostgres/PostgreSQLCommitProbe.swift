@@ -3,20 +3,25 @@
 import Strata
 import Synchronization
 
-/// Finds the commits other app servers make to a PostgreSQL database.
+/// Finds the commits other app servers make to a PostgreSQL database, so that the main context
+/// looks again; what it then re-reads is decided by its snapshots (see `TransactionSnapshot`),
+/// so a probe that says too much costs one snapshot, and one that misses a notification (a
+/// reconnect) loses nothing.
 ///
 /// In the ``PostgreSQLStore/ExternalCommits/notified`` mode it listens for the notification every
-/// Strata writer sends as it commits, and reads the store's commit count only after one arrived:
-/// a poll with nothing new costs no round trip. In the ``PostgreSQLStore/ExternalCommits/polled``
-/// mode (for engines without `LISTEN`, such as CockroachDB) every poll reads the count. A
-/// connection that was lost is made again at the next poll, and the count is then read whatever
-/// was heard, since notifications sent while it was away are gone.
+/// Strata writer sends as it commits, carrying the transaction's id: a poll with nothing heard
+/// costs no round trip, and one that heard only this stack's last commit finds nothing. In the
+/// ``PostgreSQLStore/ExternalCommits/polled`` mode (for engines without `LISTEN`) every poll reads
+/// the server's snapshot and finds a commit when transactions completed since the last poll
+/// besides this stack's. A connection that was lost is made again at the next poll, which then
+/// reports a commit, since notifications sent while it was away are gone.
 struct PostgreSQLCommitProbe: CommitProbe {
     let backend: PostgreSQLBackend
     private var mode: PostgreSQLStore.ExternalCommits { backend.externalCommits }
     private var connection: PostgreSQLConnection?
-    private let heard = CommitHeard()
-    private var counts = CommitCountComparison()
+    private let heard = CommitsHeard()
+    /// The snapshot of the last poll (polled mode), and this stack's last commit then.
+    private var last: (snapshot: TransactionSnapshot, known: Int64?)?
 
     init(backend: PostgreSQLBackend) {
         self.backend = backend
@@ -25,11 +30,18 @@ struct PostgreSQLCommitProbe: CommitProbe {
     mutating func poll(knownCount: Int64?) -> CommitProbeFinding {
         do {
             let connection = try connected()
-            if mode == .notified, !heard.take() { return .nothing }
-            return try counts.read(connection, knownCount: knownCount)
+            if mode == .notified {
+                let ids = heard.take()
+                return ids.contains { id in id == nil || id != knownCount } ? .foreignCommit : .nothing
+            }
+            let snapshot = try connection.snapshotMark()
+            defer { last = (snapshot, knownCount) }
+            guard let last else { return .nothing }
+            let own: Int64 = knownCount != last.known ? 1 : 0
+            return snapshot.completed(since: last.snapshot) > own ? .foreignCommit : .nothing
         } catch {
             connection = nil
-            heard.raise()
+            heard.missedSome()
             return .nothing
         }
     }
@@ -41,22 +53,27 @@ struct PostgreSQLCommitProbe: CommitProbe {
         let fresh = try backend.connect()
         if mode == .notified {
             let heard = self.heard
-            try fresh.listenForCommits { heard.raise() }
+            try fresh.listenForCommits { id in heard.add(id) }
         }
-        heard.raise()
+        heard.missedSome()
+        last = nil
         connection = fresh
         return fresh
     }
 }
 
-/// Whether a commit notification arrived since the probe last looked: raised on an event loop,
-/// taken by the probe.
-private final class CommitHeard: Sendable {
-    private let flag = Atomic(false)
+/// The transaction ids of the commit notifications that arrived since the probe last looked:
+/// added on an event loop, taken by the probe. A notification that may have been missed counts
+/// as an id no stack has.
+private final class CommitsHeard: Sendable {
+    private let ids = Mutex<[Int64?]>([])
 
-    func raise() { flag.store(true, ordering: .releasing) }
+    func add(_ id: Int64?) { ids.withLock { $0.append(id) } }
 
-    /// Whether it was raised, lowering it.
-    func take() -> Bool { flag.exchange(false, ordering: .acquiringAndReleasing) }
+    /// Notes that notifications may have been missed (the connection was lost or is new).
+    func missedSome() { add(nil) }
+
+    /// The ids heard, forgetting them; nil for a payload that was not an id or a missed stretch.
+    func take() -> [Int64?] { ids.withLock { ids in defer { ids.removeAll() }; return ids } }
 }
 #endif

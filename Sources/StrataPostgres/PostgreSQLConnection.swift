@@ -35,14 +35,15 @@ final class PostgreSQLConnection: DatabaseConnection {
     private(set) var isInTransaction = false
     /// Rows changed by the last statement.
     private(set) var changes = 0
-    /// Whether a write transaction (``beginWriteTransaction()``) is open.
-    private var isWriting = false
     /// Whether committing a write transaction notifies ``commitChannel``'s listeners (the
     /// store's ``PostgreSQLStore/ExternalCommits/notified`` mode).
     var notifiesCommits = false
     /// The error of the statement that aborted the open transaction, if one did: PostgreSQL then
     /// refuses every later statement (SQLSTATE 25P02) until the transaction ends.
     private var abortedBy: StrataError?
+
+    /// The error of the statement that aborted the open transaction, if one did.
+    var transactionAbortedBy: StrataError? { isInTransaction ? abortedBy : nil }
     /// How long a statement waits for a lock, in milliseconds (0: without limit).
     private(set) var lockTimeoutMilliseconds = 0
 
@@ -126,7 +127,6 @@ final class PostgreSQLConnection: DatabaseConnection {
         guard !isBroken else {
             // postgres-nio would wait for an answer that never comes on a closed channel.
             isInTransaction = false
-            isWriting = false
             dropPendingRows()
             throw .connectionLost(server: address.server, database: address.database)
         }
@@ -139,7 +139,6 @@ final class PostgreSQLConnection: DatabaseConnection {
             if Self.endsTheSession(error) { close() }
             if isBroken {
                 isInTransaction = false
-                isWriting = false
                 dropPendingRows()
             }
             let reported = failure(error, sql: original)
@@ -152,7 +151,6 @@ final class PostgreSQLConnection: DatabaseConnection {
             abortedBy = nil
         case "COMMIT", "ROLLBACK":
             isInTransaction = false
-            isWriting = false
             abortedBy = nil
         default: break
         }
@@ -177,17 +175,45 @@ final class PostgreSQLConnection: DatabaseConnection {
         try query(sql)
     }
 
-    /// `BEGIN ISOLATION LEVEL READ COMMITTED`, then the store's write lock: a transaction-level
-    /// advisory lock that every Strata writer of the database takes, released at commit or rollback.
+    /// `BEGIN ISOLATION LEVEL REPEATABLE READ`: the transaction reads one snapshot, and changing a
+    /// row that a transaction committed after the snapshot fails with a serialization error
+    /// (SQLSTATE 40001), after which `perform` runs its closure again. So no update is lost, and
+    /// writers of every process run side by side with no lock of the whole store.
     func beginWriteTransaction() throws(StrataError) {
+        try execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+    }
+
+    /// `BEGIN ISOLATION LEVEL READ COMMITTED`, for an unsafe transaction: its check of the rows it
+    /// changes locks them (`FOR UPDATE`), waiting for a concurrent writer's commit and then
+    /// comparing with what that writer committed, so it reports a merge conflict instead of a
+    /// serialization failure.
+    func beginLockingWriteTransaction() throws(StrataError) {
         try execute("BEGIN ISOLATION LEVEL READ COMMITTED")
-        do {
-            try execute("SELECT pg_advisory_xact_lock(\(Self.lockKey(Self.writeLockKey, schema: schema)))")
-            isWriting = true
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
+    }
+
+    /// PostgreSQL's writers run side by side.
+    var writesSideBySide: Bool { true }
+
+    /// The transaction's id (assigned by its first write), in the statement that also notifies
+    /// ``commitChannel``'s listeners with it when the store notifies (PostgreSQL delivers the
+    /// notification when, and only if, the transaction commits).
+    func markCommit() throws(StrataError) -> Int64 {
+        let id = "CAST(CAST(pg_current_xact_id() AS text) AS bigint)"
+        let sql = notifiesCommits ? "SELECT \(id), pg_notify('\(Self.commitChannel)', CAST(pg_current_xact_id() AS text))" : "SELECT \(id)"
+        guard let value = try query(sql).rows.first?.first, let mark = Int64(sqlValue: value) else {
+            throw .server(code: "?", message: "the server did not return the transaction's id", sql: sql)
         }
+        return mark
+    }
+
+    /// The transactions the open read transaction's snapshot sees.
+    func snapshotMark() throws(StrataError) -> TransactionSnapshot {
+        let sql = "SELECT CAST(pg_current_snapshot() AS text)"
+        guard let value = try query(sql).rows.first?.first, let text = String(sqlValue: value),
+              let snapshot = TransactionSnapshot(text: text) else {
+            throw .server(code: "?", message: "the server did not return its snapshot", sql: sql)
+        }
+        return snapshot
     }
 
     /// `BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY`: every statement of the transaction
@@ -202,14 +228,12 @@ final class PostgreSQLConnection: DatabaseConnection {
         return Set(result.rows.compactMap { $0.first.flatMap { String(sqlValue: $0) } })
     }
 
-    /// `COMMIT`, after a `NOTIFY` on ``commitChannel`` when the transaction wrote and the store
-    /// notifies (PostgreSQL delivers it when, and only if, the commit succeeds).
+    /// `COMMIT`.
     func commit() throws(StrataError) {
-        if isWriting, notifiesCommits { try execute("NOTIFY " + Self.commitChannel) }
         try execute("COMMIT")
     }
 
-    /// Makes every statement wait at most `milliseconds` for a lock (the write lock, a row), then
+    /// Makes every statement wait at most `milliseconds` for a lock (a row another transaction changes), then
     /// fail with ``StrataError/storeBusy(file:milliseconds:)``.
     func setLockTimeout(milliseconds: Int) throws(StrataError) {
         try execute("SET lock_timeout = \(milliseconds)")
@@ -219,9 +243,10 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// The channel Strata's writers notify when they commit.
     static let commitChannel = "strata_commits"
 
-    /// Listens on ``commitChannel``: `heard` runs (on an event loop) for every notification.
-    func listenForCommits(_ heard: @escaping @Sendable () -> Void) throws(StrataError) {
-        connection.addListener(channel: Self.commitChannel) { _, _ in heard() }
+    /// Listens on ``commitChannel``: `heard` runs (on an event loop) for every notification, with
+    /// the committed transaction's id (nil when the payload is not one).
+    func listenForCommits(_ heard: @escaping @Sendable (Int64?) -> Void) throws(StrataError) {
+        connection.addListener(channel: Self.commitChannel) { _, notification in heard(Int64(notification.payload)) }
         try execute("LISTEN " + Self.commitChannel)
     }
 
@@ -230,9 +255,6 @@ final class PostgreSQLConnection: DatabaseConnection {
         dropPendingRows()
         try execute("ROLLBACK")
     }
-
-    /// The advisory lock key of Strata's write lock: "strata" in ASCII.
-    static let writeLockKey: Int64 = 0x7374_7261_7461
 
     /// The key of a lock of the store in `schema`: `key` itself for the default schema, so that
     /// the stores of two schemas (two configurations of one stack) never wait for each other.
@@ -323,6 +345,9 @@ final class PostgreSQLConnection: DatabaseConnection {
         if Self.endsTheSession(error) { return .connectionLost(server: address.server, database: address.database) }
         if let error = error as? PSQLError, error.code == .server, let info = error.serverInfo {
             let code = info[.sqlState] ?? "?"
+            // A statement after a serialization failure or deadlock reports that conflict, so that
+            // the transaction runs again even when a read that cannot throw met it first.
+            if code == "25P02", let abortedBy, abortedBy.conflict != nil { return abortedBy }
             if code == "25P02", let abortedBy {
                 return .server(code: code, message: "an earlier statement of this transaction failed, so PostgreSQL ignores the rest of it "
                                + "until it ends; that statement's error: \(abortedBy)", sql: sql)

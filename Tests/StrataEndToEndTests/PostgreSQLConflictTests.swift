@@ -56,7 +56,7 @@ struct PostgreSQLConflictTests {
     @Test func aConflictThatDoesNotEndIsReportedAfterTheLastAttempt() async throws {
         let stack = try await stack(failing: "40001", times: 1_000)
         let runs = Atomic(0)
-        await #expect(throws: StrataError.transactionConflict(code: "40001", message: "forced conflict", attempts: 5)) {
+        await #expect(throws: StrataError.transactionConflict(code: "40001", message: "forced conflict", attempts: DataStack.conflictAttempts)) {
             try await stack.perform { transaction in
                 runs.add(1, ordering: .relaxed)
                 transaction.create(Into<Product>()).sku = "A"
@@ -64,9 +64,9 @@ struct PostgreSQLConflictTests {
         }
         #expect(runs.load(ordering: .relaxed) == DataStack.conflictAttempts)
         #expect(try stack.fetchCount(From<Product>()) == 0)
-        #expect(StrataError.transactionConflict(code: "40001", message: "forced conflict", attempts: 5).description
+        #expect(StrataError.transactionConflict(code: "40001", message: "forced conflict", attempts: 20).description
             == "the database server could not apply the transaction alongside concurrent ones (SQLSTATE 40001: forced conflict) "
-            + "after 5 attempts; nothing of it was committed: run it again")
+            + "after 20 attempts; nothing of it was committed: run it again")
     }
 
     @Test func anUnsafeCommitReportsTheConflictAtOnce() async throws {
@@ -98,20 +98,26 @@ struct PostgreSQLConflictTests {
         #expect(PostgreSQLConnection.keyColumns("something else") == nil)
     }
 
-    @Test func aTransactionWaitsForTheWriteLockUntilItsBusyTimeout() async throws {
+    @Test func aTransactionWaitsForARowAnotherChangesUntilItsBusyTimeout() async throws {
         let url = try Postgres.newDatabaseURL("busy")
         let stack = DataStack(Shop.schemaHistory)
         let store = try await stack.addStorage(PostgreSQLStore(url: url, busyTimeout: .milliseconds(200)))
-        // Another server's writer, in the middle of its transaction.
+        try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "A" }
+        // Another server's writer, in the middle of a transaction that changed the same row.
         let other = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
         try other.beginWriteTransaction()
+        try other.query(#"UPDATE "Product" SET sku = 'other'"#)
         await #expect(throws: StrataError.storeBusy(file: store.description.dropFirst("PostgreSQLStore(".count).dropLast().description,
                                                     milliseconds: 200)) {
-            try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "A" }
+            try await stack.perform { transaction in
+                try transaction.fetchOne(From<Product>())?.sku = "B"
+            }
         }
+        // A new row waits for nobody.
+        try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "C" }
         try other.rollback()
-        try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "B" }
-        #expect(try stack.fetchAll(From<Product>()).map(\.sku) == ["B"])
+        try await stack.perform { transaction in try transaction.fetchOne(From<Product>().where(\.sku == "A"))?.sku = "B" }
+        #expect(try stack.fetchAll(From<Product>().orderBy(.ascending(\.sku))).map(\.sku) == ["B", "C"])
     }
 }
 #endif

@@ -154,18 +154,36 @@ struct PostgreSQLDatabaseConnectionTests {
         #expect(try again.step() == false)
     }
 
-    @Test func theWriteLockIsHeldUntilCommit() throws {
+    @Test func writeTransactionsRunSideBySideAndALostUpdateFails() throws {
         let url = try Postgres.newDatabaseURL()
-        let writer = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
-        let other = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
-        let tryLock = "SELECT pg_try_advisory_lock(\(PostgreSQLConnection.writeLockKey)) AS taken"
-        #expect(writer.isInTransaction == false)
-        try writer.beginWriteTransaction()
-        #expect(writer.isInTransaction)
-        #expect(try other.query(tryLock).rows == [[.integer(0)]])
-        try writer.execute("COMMIT")
-        #expect(writer.isInTransaction == false)
-        #expect(try other.query(tryLock).rows == [[.integer(1)]])
+        let first = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
+        let second = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
+        try first.execute("CREATE TABLE t (id bigint PRIMARY KEY, n bigint)")
+        try first.execute("INSERT INTO t VALUES (1, 0), (2, 0)")
+        #expect(first.writesSideBySide)
+        try first.beginWriteTransaction()
+        try second.beginWriteTransaction()
+        #expect(first.isInTransaction && second.isInTransaction)
+        // Both read n = 0; each writes its own row without waiting for the other.
+        #expect(try first.query("SELECT n FROM t WHERE id = 1").rows == [[.integer(0)]])
+        #expect(try second.query("SELECT n FROM t WHERE id = 1").rows == [[.integer(0)]])
+        try first.query("UPDATE t SET n = 1 WHERE id = 1")
+        try second.query("UPDATE t SET n = 1 WHERE id = 2")
+        let firstID = try first.markCommit()
+        try first.commit()
+        // The second read n = 0 too: adding 1 to what it read would lose the first's update.
+        #expect(throws: StrataError.server(code: "40001", message: "could not serialize access due to concurrent update",
+                                           sql: "UPDATE t SET n = n + 1 WHERE id = 1")) {
+            try second.query("UPDATE t SET n = n + 1 WHERE id = 1")
+        }
+        try second.rollback()
+        #expect(try first.query("SELECT n FROM t ORDER BY id").rows == [[.integer(1)], [.integer(0)]])
+        // A later snapshot sees the first's commit by its transaction id; an earlier one did not.
+        try second.beginReadTransaction()
+        let snapshot = try second.snapshotMark()
+        #expect(snapshot.includes(firstID))
+        #expect(!snapshot.includes(snapshot.next))
+        try second.rollback()
     }
 
     @Test func aReadTransactionReadsOneCommittedState() throws {

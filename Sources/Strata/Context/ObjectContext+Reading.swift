@@ -34,6 +34,13 @@ extension ObjectContext {
 
     /// The connection a fetch reads: in a transaction, pending changes are written first unless
     /// the tweak asks for committed data only.
+    /// The SQL of a fetch of objects through `connection`: locking the rows it reads when this
+    /// transaction locks what it reads and the fetch runs inside its write transaction.
+    func objectFetchSQL(_ plan: FetchPlan, tweak: Tweak, on connection: any DatabaseConnection) -> String {
+        guard locksRowsItReads, kind == .transaction, tweak.includesPendingChanges else { return plan.sql.text }
+        return plan.sql.text + connection.dialect.lockingRows
+    }
+
     func readingConnection(_ storage: StorageHandle, tweak: Tweak) throws(StrataError) -> any DatabaseConnection {
         if kind == .transaction {
             if tweak.includesPendingChanges {
@@ -79,7 +86,7 @@ extension ObjectContext {
     /// The objects of a planned fetch.
     private func run(_ plan: FetchPlan, storage: StorageHandle, tweak: Tweak) throws(StrataError) -> [StrataObject] {
         let connection = try readingConnection(storage, tweak: tweak)
-        let statement = try connection.cachedStatement(plan.sql.text)
+        let statement = try connection.cachedStatement(objectFetchSQL(plan, tweak: tweak, on: connection))
         statement.bind(plan.sql.arguments)
         // A SQLite statement is read through its own type, so that stepping and reading each row
         // are direct calls rather than calls through the protocol.
@@ -224,7 +231,8 @@ extension ObjectContext {
                              where: [SQLFragment("t." + SQLFragment.quote(StoreLayout.idColumn) + " = ?", [.integer(key.rowID)])],
                              orderBy: [], tweak: Tweak(), joins: [])
         if kind == .transaction { try flush() }
-        let statement = try connection(for: key.storage).cachedStatement(plan.sql.text)
+        let connection = try connection(for: key.storage)
+        let statement = try connection.cachedStatement(objectFetchSQL(plan, tweak: Tweak(), on: connection))
         statement.bind(plan.sql.arguments)
         defer { statement.reset() }
         guard try statement.step() else { return nil }

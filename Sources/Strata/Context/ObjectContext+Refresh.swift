@@ -3,10 +3,11 @@
 extension ObjectContext {
     /// Reads the stored row of each object, in chunks, and passes it with the row's kind; returns
     /// the keys whose rows exist.
-    private func readStoredRows(of objects: [StrataObject], _ each: (StrataObject, FetchPlan.Kind, DatabaseRow) -> Void) throws(StrataError) -> Set<ObjectKey> {
+    private func readStoredRows(of objects: [StrataObject], locking: Bool = false,
+                                _ each: (StrataObject, FetchPlan.Kind, DatabaseRow) -> Void) throws(StrataError) -> Set<ObjectKey> {
         let byKey = Dictionary(objects.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         var seen: Set<ObjectKey> = []
-        try forEachStoredRow(Array(byKey.keys)) { key, plan, row in
+        try forEachStoredRow(Array(byKey.keys), locking: locking) { key, plan, row in
             guard let kind = plan.kind(of: row), let object = byKey[key] else { return }
             seen.insert(key)
             each(object, kind, row)
@@ -16,16 +17,19 @@ extension ObjectContext {
 
     /// Reads the rows of some keys, table by table in chunks of ids, through a plan of the
     /// table's root entity (so each row's columns are where its kind says); rows that are gone
-    /// are skipped.
-    func forEachStoredRow(_ keys: [ObjectKey], _ each: (ObjectKey, FetchPlan, DatabaseRow) throws(StrataError) -> Void) throws(StrataError) {
+    /// are skipped. With `locking`, a server's rows are locked until the transaction ends (each
+    /// table's in ascending order, tables in order, so two lockers do not wait for each other).
+    func forEachStoredRow(_ keys: [ObjectKey], locking: Bool = false,
+                          _ each: (ObjectKey, FetchPlan, DatabaseRow) throws(StrataError) -> Void) throws(StrataError) {
         var groups: [ObjectKey: [Int64]] = [:]
         for key in keys { groups[ObjectKey(storage: key.storage, table: key.table, rowID: 0), default: []].append(key.rowID) }
-        for (group, ids) in groups {
+        for (group, ids) in groups.sorted(by: { ($0.key.storage, $0.key.table) < ($1.key.storage, $1.key.table) }) {
             guard let root = core.layout.entity(core.layout.tables[Int(group.table)].root.name) else { continue }
             try forEachChunk(ids.sorted()) { chunk throws(StrataError) in
                 let plan = FetchPlan(entity: root, core: core, where: [Self.inList("t." + SQLFragment.quote(StoreLayout.idColumn), chunk)],
                                      orderBy: [], tweak: Tweak(), joins: [])
-                let statement = try connection(for: group.storage).cachedStatement(plan.sql.text)
+                let connection = try connection(for: group.storage)
+                let statement = try connection.cachedStatement(plan.sql.text + (locking ? connection.dialect.lockingRows : ""))
                 statement.bind(plan.sql.arguments)
                 defer { statement.reset() }
                 while try statement.step() {
@@ -144,7 +148,7 @@ extension ObjectContext {
         let objects = dirtyWritten.values.filter { originals[$0.key] != nil }
         for storage in Set(objects.map(\.key.storage)) { _ = try beginWriting(storage) }
         var conflicts: [Conflict] = []
-        let seen = try readStoredRows(of: objects) { object, kind, row in
+        let seen = try readStoredRows(of: objects, locking: true) { object, kind, row in
             guard let original = originals[object.key] else { return }
             let stored = kind.map.map { row.value($0) }
             var current = Self.currentValues(of: object)

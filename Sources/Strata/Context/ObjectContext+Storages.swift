@@ -12,7 +12,8 @@ extension ObjectContext {
         let (plan, sortKeys) = try plan(chain, layout: layout, tweak: each, selectingSortValues: true)
         var found: [(entry: ListEntry, object: StrataObject)] = []
         for storage in storages {
-            let statement = try readingConnection(storage, tweak: chain.tweak).cachedStatement(plan.sql.text)
+            let connection = try readingConnection(storage, tweak: chain.tweak)
+            let statement = try connection.cachedStatement(objectFetchSQL(plan, tweak: chain.tweak, on: connection))
             statement.bind(plan.sql.arguments)
             defer { statement.reset() }
             while try statement.step() {

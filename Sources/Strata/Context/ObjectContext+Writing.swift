@@ -60,7 +60,7 @@ extension ObjectContext {
         }
         stashCurrentRowIDs()
         var block = reservedIDs[table] ?? 0..<0
-        if block.isEmpty, readsUnderWriteLock, !openTransactions.contains(table.storage) {
+        if block.isEmpty, readsUnderWriteLock, !openTransactions.contains(table.storage), !idsFromServer(table.storage) {
             // Ids are reserved under the write lock, after taking those other writers used.
             do { _ = try begin(table.storage) } catch { if deferredError == nil { deferredError = error } }
             block = reservedIDs[table] ?? 0..<0
@@ -68,12 +68,28 @@ extension ObjectContext {
         if block.isEmpty {
             let size = min(1024, max(1, (blockSizes[table] ?? 0) * 2))
             blockSizes[table] = size
-            block = core.reserveRowIDs(table, count: size)
+            block = reserveRowIDs(table, count: size)
         }
         let id = block.lowerBound
         reservedIDs[table] = nil
         currentRowIDs = (table, (id + 1)..<block.upperBound)
         return id
+    }
+
+    /// A block of up to `count` fresh row ids: from the server when the storage's writers run
+    /// side by side, from the stack's counters otherwise. A failure is reported by the commit; the
+    /// object meanwhile gets an id no row has.
+    private func reserveRowIDs(_ table: StackCore.TableKey, count: Int64) -> Range<Int64> {
+        guard let source = core.storages.first(where: { $0.index == table.storage })?.rowIDs else {
+            return core.reserveRowIDs(table, count: count)
+        }
+        do {
+            return try source.reserve(table: core.layout.tables[Int(table.table)].name, count: count)
+        } catch {
+            if deferredError == nil { deferredError = error }
+            let placeholder = -Int64(created.count + 1)
+            return placeholder..<(placeholder + 1)
+        }
     }
 
     /// Puts the block of ids at hand back with the others, and records the highest id it gave
@@ -83,6 +99,11 @@ extension ObjectContext {
         currentRowIDs = nil
         reservedIDs[current.table] = current.block
         highestRowIDs[current.table] = current.block.lowerBound - 1
+    }
+
+    /// Whether a storage's row ids come from its server (its writers run side by side).
+    private func idsFromServer(_ storage: Int32) -> Bool {
+        core.storages.first { $0.index == storage }?.rowIDs != nil
     }
 
     /// Deletes an object of this context, applying its relationships' delete rules.
@@ -118,7 +139,11 @@ extension ObjectContext {
 
     /// Opens the write transaction of a storage (see ``DatabaseConnection/beginWriteTransaction()``).
     func beginImmediate(_ storage: Int32, on connection: any DatabaseConnection) throws(StrataError) {
-        try connection.beginWriteTransaction()
+        if tracksConflicts || locksRowsItReads {
+            try connection.beginLockingWriteTransaction()
+        } else {
+            try connection.beginWriteTransaction()
+        }
         openTransactions.insert(storage)
         try takeRowIDsOfOthers(storage, on: connection)
     }
@@ -128,6 +153,8 @@ extension ObjectContext {
     /// context's reserved ids below them. Objects created before the lock (in an unsafe
     /// transaction) keep their ids; one that another writer took fails its commit.
     private func takeRowIDsOfOthers(_ storage: Int32, on connection: any DatabaseConnection) throws(StrataError) {
+        // A server whose writers run side by side hands out every id itself.
+        guard !connection.writesSideBySide else { return }
         let count = try Self.commitCount(connection)
         guard core.knownCommitCount(storage) != count, let handle = core.storages.first(where: { $0.index == storage }) else { return }
         let floors = try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
@@ -188,7 +215,9 @@ extension ObjectContext {
 
     /// Writes the changed columns of changed objects, a run of statements per set of columns.
     private func updateDirty(skipping conflicts: Set<ObjectKey>) throws(StrataError) {
+        // In key order, so that writers changing the same rows lock them in the same order.
         let changed = dirtyWritten.values.filter { $0.layout != nil && !$0.dirty.isEmpty && !conflicts.contains($0.key) }
+            .sorted { ($0.key.storage, $0.key.table, $0.key.rowID) < ($1.key.storage, $1.key.table, $1.key.rowID) }
         for object in WriteRuns.grouped(changed, by: { WriteRuns.UpdateKey(object: $0) }) {
             guard let layout = object.layout else { continue }
             let shape = UpdateShape(layout: ObjectIdentifier(layout), columns: object.dirty)
@@ -276,6 +305,15 @@ extension ObjectContext {
         reset()
     }
 
+    /// The serialization failure or deadlock that aborted one of this context's open write
+    /// transactions, if one did (the server then refuses the rest of the transaction).
+    var abortingConflict: StrataError? {
+        for storage in openTransactions.sorted() {
+            if let error = connections[storage]?.transactionAbortedBy, error.conflict != nil { return error }
+        }
+        return nil
+    }
+
     /// Required attributes of new objects must have been given a value.
     private func validate() throws(StrataError) {
         if let deferredError { throw deferredError }
@@ -312,9 +350,16 @@ extension ObjectContext {
         return changes
     }
 
-    /// Adds one to the store's commit count, inside the open transaction; returns the new count.
+    /// Marks the commit in its store, inside the open transaction: adds one to the store's commit
+    /// count and returns the new count, or, on a server whose writers run side by side, returns
+    /// the transaction's id (see ``CommitLog``).
     private func countCommit(_ storage: Int32) throws(StrataError) -> Int64 {
         let connection = try begin(storage)
+        if connection.writesSideBySide {
+            let id = try connection.markCommit()
+            core.setKnownCommitCount(storage, id)
+            return id
+        }
         let table = SQLFragment.quote(SchemaSQL.metadataTable)
         let integer = connection.dialect.integer
         let statement = try connection.cachedStatement(
@@ -330,7 +375,7 @@ extension ObjectContext {
     /// Records each touched table's highest row id, so ids of deleted rows are never handed out again.
     private func persistSequences() throws(StrataError) {
         stashCurrentRowIDs()
-        for table in touchedTables {
+        for table in touchedTables where !idsFromServer(table.storage) {
             guard let highest = highestRowIDs[table] else { continue }
             let name = core.layout.tables[Int(table.table)].name
             let connection = try begin(table.storage)

@@ -84,6 +84,10 @@ final class ObjectContext {
     /// Whether reads take the write lock first (the writer queue's transactions), so nothing
     /// another connection commits can come between what a transaction reads and what it writes.
     var readsUnderWriteLock = false
+    /// Whether the objects a transaction fetches are locked until it ends, its statements each
+    /// seeing what was committed before them (a re-run after repeated serialization failures on
+    /// a server whose writers run side by side).
+    var locksRowsItReads = false
     /// Whether changed objects are checked against the store before they are written (unsafe
     /// transactions, which read without holding the write lock).
     var tracksConflicts = false

@@ -10,10 +10,36 @@ package protocol DatabaseConnection: AnyObject {
     /// Runs SQL that binds nothing and returns nothing (DDL, transaction control).
     func execute(_ sql: String) throws(StrataError)
 
-    /// Opens a transaction that holds the store's write lock until it ends, so nothing another
-    /// connection commits comes between what it reads and what it writes. A lock held elsewhere
-    /// for too long is ``StrataError/storeBusy(file:milliseconds:)``.
+    /// Opens a write transaction. SQLite's holds the store's write lock until it ends, so nothing
+    /// another connection commits comes between what it reads and what it writes; a server whose
+    /// writers run side by side (``writesSideBySide``) opens one that reads one snapshot and fails
+    /// with a serialization error when a concurrent commit changed a row it changes. A lock held
+    /// elsewhere for too long is ``StrataError/storeBusy(file:milliseconds:)``.
     func beginWriteTransaction() throws(StrataError)
+
+    /// Opens a write transaction for a context that checks the rows it changes itself (an unsafe
+    /// transaction, whose check reads them with `FOR UPDATE`): on a server whose
+    /// writers run side by side, each statement sees what was committed before it, and a row the
+    /// check locked waits for its other writer instead of failing. SQLite's is the same as
+    /// ``beginWriteTransaction()``.
+    func beginLockingWriteTransaction() throws(StrataError)
+
+    /// Whether write transactions of several connections run at once (a database server): commits
+    /// are then marked with their transaction's id, not counted in the store, and row ids come
+    /// from the server.
+    var writesSideBySide: Bool { get }
+
+    /// Inside a write transaction of a connection that ``writesSideBySide``: its transaction id,
+    /// which marks the commit; the store's listeners hear of it when it commits.
+    func markCommit() throws(StrataError) -> Int64
+
+    /// Inside a read transaction of a connection that ``writesSideBySide``: which transactions its
+    /// snapshot sees.
+    func snapshotMark() throws(StrataError) -> TransactionSnapshot
+
+    /// The error of the statement that aborted the open transaction, when the server refuses
+    /// every later statement of it until it ends (PostgreSQL); nil otherwise.
+    var transactionAbortedBy: StrataError? { get }
 
     /// Opens a transaction that reads one committed state of the store from its first read to
     /// its end, whatever other connections commit meanwhile.
@@ -50,6 +76,29 @@ package protocol DatabaseConnection: AnyObject {
     /// terminated): a context drops a broken connection and makes a new one before its next
     /// transaction or snapshot. A SQLite connection never breaks.
     var isBroken: Bool { get }
+}
+
+extension DatabaseConnection {
+    /// A write transaction, the same as any other.
+    package func beginLockingWriteTransaction() throws(StrataError) {
+        try beginWriteTransaction()
+    }
+
+    /// SQLite's writers take turns.
+    package var writesSideBySide: Bool { false }
+
+    /// Not called on a connection whose writers take turns.
+    package func markCommit() throws(StrataError) -> Int64 {
+        misuse("Strata: markCommit() on a connection whose writers take turns")
+    }
+
+    /// Not called on a connection whose writers take turns.
+    package func snapshotMark() throws(StrataError) -> TransactionSnapshot {
+        misuse("Strata: snapshotMark() on a connection whose writers take turns")
+    }
+
+    /// SQLite goes on with a transaction after a failed statement.
+    package var transactionAbortedBy: StrataError? { nil }
 }
 
 /// A statement of a ``DatabaseConnection``: bind by index (from 1), step through the rows, read

@@ -57,6 +57,16 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// What ends a `SELECT` of a table aliased `t` that locks the rows it reads until the
+    /// transaction ends: PostgreSQL's `FOR UPDATE OF t`; nothing on SQLite, whose writer holds
+    /// the whole file.
+    var lockingRows: String {
+        switch self {
+        case .sqlite: return ""
+        case .postgresql: return " FOR UPDATE OF t"
+        }
+    }
+
     /// A text column that compares and orders byte by byte.
     public var text: String {
         switch self {

@@ -2,15 +2,18 @@ import Synchronization
 
 /// The commits of one stack, in order, until the main context has applied them.
 ///
-/// Every Strata commit counts itself in its store (`strata_metadata.commits`, bumped inside the
-/// transaction), and its `COMMIT` runs while this log's lock is held, with its summary appended
-/// before the lock is released. So a reader that starts a snapshot and reads the count knows
-/// exactly which of this stack's commits the snapshot holds, and a count the log cannot account
-/// for means another stack or process committed.
+/// Every Strata commit marks itself in its store, and its `COMMIT` runs while this log's lock is
+/// held, with its summary appended before the lock is released. On SQLite the mark is a count
+/// (`strata_metadata.commits`, bumped inside the transaction): a reader that starts a snapshot and
+/// reads the count knows exactly which of this stack's commits the snapshot holds, and a count the
+/// log cannot account for means another stack or process committed. On a database server whose
+/// writers run side by side the mark is the commit's transaction id, and the snapshot says which
+/// ids it sees (``TransactionSnapshot``), so no row is updated by every commit.
 final class CommitLog: Sendable {
     /// One storage's share of a commit.
     struct Part: Sendable {
-        /// The store's commit count after this commit.
+        /// The store's commit count after this commit, or the commit's transaction id on a server
+        /// whose writers run side by side.
         let counter: Int64
         let summary: CommitSummary
     }
@@ -50,9 +53,21 @@ final class CommitLog: Sendable {
     /// Removes and returns a storage's parts up to `counter` (all when nil), and whether parts of
     /// it were dropped since the last call.
     func take(_ storage: Int32, upTo counter: Int64?) -> (parts: [Part], overflowed: Bool) {
+        take(storage) { part in counter.map { part.counter <= $0 } ?? true }
+    }
+
+    /// Removes and returns a storage's parts that `snapshot` sees (marked with transaction ids),
+    /// and whether parts of it were dropped since the last call. A snapshot sees the commits that
+    /// completed before it was taken, so it sees a first run of the log's parts.
+    func take(_ storage: Int32, visibleIn snapshot: TransactionSnapshot) -> (parts: [Part], overflowed: Bool) {
+        take(storage) { snapshot.includes($0.counter) }
+    }
+
+    /// Removes and returns the first run of a storage's parts that `isIncluded` accepts.
+    private func take(_ storage: Int32, while isIncluded: (Part) -> Bool) -> (parts: [Part], overflowed: Bool) {
         state.withLock { state in
             let all = state.parts[storage] ?? []
-            let count = counter.map { limit in all.firstIndex { $0.counter > limit } ?? all.count } ?? all.count
+            let count = all.firstIndex { !isIncluded($0) } ?? all.count
             state.parts[storage] = Array(all[count...])
             let taken = Array(all[..<count])
             state.size -= taken.reduce(0) { $0 + $1.summary.size }

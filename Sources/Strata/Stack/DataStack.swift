@@ -141,6 +141,11 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
     /// again under the write lock. Read the other way round, the count would cover a commit whose
     /// ids were not seen, and this stack would hand them out again.
     private func adoptWriter(_ connection: any DatabaseConnection, of handle: StorageHandle) throws(StrataError) -> [Int32: Int64] {
+        guard !connection.writesSideBySide else {
+            // Its server hands out row ids and marks commits with transaction ids.
+            writer.adopt(connection, for: handle.index)
+            return [:]
+        }
         let count = try ObjectContext.commitCount(connection)
         let ids = try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
         core.setKnownCommitCount(handle.index, count)

@@ -22,6 +22,9 @@ final class MainContext {
     }()
     /// The commit count of each storage that the live objects reflect; none for a storage not read yet.
     private var applied: [Int32: Int64] = [:]
+    /// For a storage whose writers run side by side: the snapshot the live objects reflect, and
+    /// how many of this stack's commits were applied since it was taken.
+    private var appliedSnapshots: [Int32: (snapshot: TransactionSnapshot, ownSince: Int64)] = [:]
     /// Storages whose objects missed commits the log no longer holds.
     private var stale: Set<Int32> = []
     /// The monitors of this stack.
@@ -49,7 +52,8 @@ final class MainContext {
         // Opening a snapshot re-reads the objects; a failure leaves them for the next read. When
         // something may be observing objects, every storage read so far is re-read now, so that
         // other stacks' and processes' commits reach the observers without waiting for a read.
-        let reread = context.token.hasObservedObjects ? Set(applied.keys).union(stale) : stale
+        let read = Set(applied.keys).union(appliedSnapshots.keys)
+        let reread = context.token.hasObservedObjects ? read.union(stale) : stale
         for storage in reread.sorted() {
             _ = try? context.connection(for: storage)
         }
@@ -95,6 +99,7 @@ final class MainContext {
     /// Brings the objects of a storage to the state of a snapshot that has just started.
     private func snapshotStarted(_ storage: Int32, _ connection: any DatabaseConnection) throws(StrataError) {
         defer { context.flushObservation() }
+        if connection.writesSideBySide { return try serverSnapshotStarted(storage, connection) }
         let counter = try ObjectContext.commitCount(connection)
         let (parts, overflowed) = core.commits.take(storage, upTo: counter)
         guard applied[storage] != nil else {
@@ -105,21 +110,58 @@ final class MainContext {
         }
         apply(parts, overflowed: overflowed, storage: storage)
         if applied[storage] != counter || stale.contains(storage) {
-            if observers.isActive {
-                observed.undescribed.insert(storage)
-                try context.refreshRegistered(storage: storage) { object, columns in
-                    self.observed.reread[object.key] = (object.layout?.name ?? "", columns)
-                }
-            } else {
-                try context.refreshRegistered(storage: storage)
-            }
+            try reread(storage)
             applied[storage] = counter
-            stale.remove(storage)
         }
+    }
+
+    /// ``snapshotStarted(_:_:)`` for a storage whose writers run side by side: this stack's
+    /// commits the snapshot sees are applied from the log; when more transactions completed since
+    /// the last snapshot than this stack committed, another writer may have committed (or a
+    /// transaction was rolled back), and the objects are read again.
+    private func serverSnapshotStarted(_ storage: Int32, _ connection: any DatabaseConnection) throws(StrataError) {
+        let snapshot = try connection.snapshotMark()
+        let (parts, overflowed) = core.commits.take(storage, visibleIn: snapshot)
+        guard let previous = appliedSnapshots[storage] else {
+            // Nothing of this storage is registered yet: its objects will be read from this snapshot.
+            appliedSnapshots[storage] = (snapshot, 0)
+            watcher.start(core: core, main: self)
+            return
+        }
+        apply(parts, overflowed: overflowed, storage: storage)
+        let own = appliedSnapshots[storage]?.ownSince ?? previous.ownSince
+        if snapshot.completed(since: previous.snapshot) > own || stale.contains(storage) {
+            try reread(storage)
+        }
+        appliedSnapshots[storage] = (snapshot, 0)
+    }
+
+    /// Reads a storage's live objects again, telling the monitors what changed.
+    private func reread(_ storage: Int32) throws(StrataError) {
+        if observers.isActive {
+            observed.undescribed.insert(storage)
+            try context.refreshRegistered(storage: storage) { object, columns in
+                self.observed.reread[object.key] = (object.layout?.name ?? "", columns)
+            }
+        } else {
+            try context.refreshRegistered(storage: storage)
+        }
+        stale.remove(storage)
     }
 
     /// Applies a storage's logged commits in order; a gap in their counts marks it stale.
     private func apply(_ parts: [CommitLog.Part], overflowed: Bool, storage: Int32) {
+        if let current = appliedSnapshots[storage] {
+            // Marked with transaction ids: the next snapshot's count of completed transactions
+            // tells whether anything besides them was committed.
+            if overflowed { stale.insert(storage) }
+            for part in parts {
+                apply(part.summary)
+                if observers.isActive { observed.add(part.summary, storage: storage) }
+            }
+            appliedSnapshots[storage] = (current.snapshot, current.ownSince + Int64(parts.count))
+            return
+        }
         guard var known = applied[storage] else { return }
         if overflowed { stale.insert(storage) }
         for part in parts where part.counter > known {

@@ -15,6 +15,8 @@ final class StorageHandle: Sendable {
     let busyTimeoutMilliseconds: Int32
     /// How the storage's connections are made.
     let backend: any StoreBackend
+    /// Where its row ids come from when its server hands them out.
+    let rowIDs: (any RowIDSource)?
 
     /// An in-memory store is a private temporary database in WAL mode (so the main context and
     /// read contexts can read while a transaction writes); its files go with the stack, and
@@ -29,7 +31,9 @@ final class StorageHandle: Sendable {
          busyTimeoutMilliseconds: Int32 = 5_000, backend: (any StoreBackend)? = nil) {
         self.index = index
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
-        self.backend = backend ?? SQLiteBackend(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isInMemory: isInMemory)
+        let backend = backend ?? SQLiteBackend(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, isInMemory: isInMemory)
+        self.backend = backend
+        self.rowIDs = backend.makeRowIDSource()
         self.configuration = configuration
         self.path = path
         self.displayName = displayName

@@ -1,9 +1,9 @@
 /// The DDL of a store: a table per root entity, indexes, and Strata's own bookkeeping tables.
-enum SchemaSQL {
+package enum SchemaSQL {
     /// Model name, version and lock of the store.
     static let metadataTable = "strata_metadata"
     /// The next row id of each table, so ids of deleted rows are never reused.
-    static let sequenceTable = "strata_sequence"
+    package static let sequenceTable = "strata_sequence"
 
     /// Every statement that creates an empty store of `layout`.
     static func create(_ layout: StoreLayout, tables names: Set<String>, dialect: SQLDialect = .sqlite) -> [String] {

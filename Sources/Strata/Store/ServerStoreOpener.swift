@@ -23,6 +23,8 @@ enum ServerStoreOpener {
                 log(.notice, "migrating \(handle.displayName) from \(version) to \(core.history.currentVersion.name) through \(path.joined(separator: " → "))")
                 try MigrationRunner(connection: connection, history: core.history, file: handle.displayName, progress: policy.progress).run(plans)
             }
+            let tables = core.layout.tables.filter { $0.entities.contains(where: handle.entities.contains) }.map(\.name)
+            try backend.finishOpening(connection, tables: tables)
         }
         return connection
     }
@@ -38,6 +40,10 @@ package protocol ServerBackend: StoreBackend {
     /// Readies a database that holds (or is about to hold) this store, under the migration lock:
     /// creates the SQL functions Strata's queries call that the server lacks.
     func prepare(_ connection: any DatabaseConnection) throws(StrataError)
+
+    /// Readies a database that holds this store at the current version, still under the
+    /// migration lock: what its row-id source needs for `tables` (the store's tables).
+    func finishOpening(_ connection: any DatabaseConnection, tables: [String]) throws(StrataError)
 }
 
 /// A storage whose backend another Strata module provides (`PostgreSQLStore` in `StrataPostgres`).

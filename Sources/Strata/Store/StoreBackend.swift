@@ -16,6 +16,22 @@ package protocol StoreBackend: Sendable {
     /// A new probe that finds other stacks' and processes' commits, or nil when there can be
     /// none (a private in-memory store).
     func commitProbe() -> (any CommitProbe)?
+
+    /// Where the row ids of new objects come from when the server hands them out (its writers
+    /// run side by side), or nil when the stack counts them itself. Made once per storage.
+    func makeRowIDSource() -> (any RowIDSource)?
+}
+
+extension StoreBackend {
+    /// The stack counts row ids itself.
+    package func makeRowIDSource() -> (any RowIDSource)? { nil }
+}
+
+/// Hands out row ids that no other connection, stack or process is given: blocks the server
+/// reserves, kept until used.
+package protocol RowIDSource: Sendable {
+    /// A run of up to `count` fresh ids of the table named `table` (at least one).
+    func reserve(table: String, count: Int64) throws(StrataError) -> Range<Int64>
 }
 
 /// A SQLite file's connections.

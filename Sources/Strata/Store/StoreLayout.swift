@@ -111,9 +111,9 @@ struct TableLayout: Sendable {
 }
 
 /// The storage layout of one model version: tables, columns and entity codes.
-final class StoreLayout: Sendable {
+package final class StoreLayout: Sendable {
     /// The integer primary key of every table.
-    static let idColumn = "strata_id"
+    package static let idColumn = "strata_id"
     /// The entity code of tables shared by a hierarchy.
     static let entityColumn = "strata_entity"
 
