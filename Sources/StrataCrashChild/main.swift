@@ -26,8 +26,8 @@ import StrataTesting
 //   strata-crash-child in-memory exit|wait  adds an in-memory ledger store, commits, prints "ready", then exits
 //                                          with the stack alive, or waits to be killed
 //   strata-crash-child prepare PATH       creates a ledger store with accounts A and B, printing "prepared"
-//   strata-crash-child increment PATH N   adds 1 to account A's balance in N transactions, one entry each,
-//                                          printing "done N"
+//   strata-crash-child increment PATH N [TASKS]  adds 1 to account A's balance in N transactions, one entry
+//                                          each, from each of TASKS concurrent tasks (1), printing "done N×TASKS"
 //   strata-crash-child totals PATH        prints "BALANCE ENTRIES DISTINCT-IDS" of account A's ledger
 //   PATH is a SQLite file, or a PostgreSQL database's postgres:// URL for commit, monitor,
 //   prepare, increment and totals.
@@ -156,9 +156,11 @@ case "prepare":
         fail("\(error)")
     }
 case "increment":
-    guard arguments.count == 4, let times = Int(arguments[3]) else { fail("usage: strata-crash-child increment PATH N") }
+    guard arguments.count == 4 || arguments.count == 5, let times = Int(arguments[3]), let tasks = Int(arguments.count == 5 ? arguments[4] : "1") else {
+        fail("usage: strata-crash-child increment PATH N [TASKS]")
+    }
     do {
-        try await IncrementRun.increment(childStorage(arguments[2]), times: times)
+        try await IncrementRun.increment(childStorage(arguments[2]), times: times, tasks: tasks)
     } catch {
         fail("\(error)")
     }

@@ -35,6 +35,8 @@ final class PostgreSQLConnection: DatabaseConnection {
     private(set) var isInTransaction = false
     /// Rows changed by the last statement.
     private(set) var changes = 0
+    /// How many statements this connection sent, each a round trip (what a test counts).
+    private(set) var statementsSent = 0
     /// Whether committing a write transaction notifies ``commitChannel``'s listeners (the
     /// store's ``PostgreSQLStore/ExternalCommits/notified`` mode).
     var notifiesCommits = false
@@ -131,6 +133,7 @@ final class PostgreSQLConnection: DatabaseConnection {
             throw .connectionLost(server: address.server, database: address.database)
         }
         let answer: PostgresQueryResult
+        statementsSent += 1
         do {
             answer = try connection.query(query, logger: Self.quietLogger).wait()
         } catch {

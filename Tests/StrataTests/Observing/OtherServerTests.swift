@@ -19,19 +19,26 @@ struct OtherServerTests {
         try Self.expectExactTotal(store: Postgres.newDatabaseURL("increment"))
     }
 
-    /// Eight children add 1 to the same balance 25 times each, writing an entry each time.
-    static func expectExactTotal(store: String) throws {
+    /// Writers side by side: eight processes of eight concurrent tasks each, all adding to one row.
+    @Test func eightProcessesOfEightTasksAddingOneLoseNoUpdate() throws {
+        try Self.expectExactTotal(store: Postgres.newDatabaseURL("increment-tasks"), times: 4, tasks: 8)
+    }
+
+    /// Eight children add 1 to the same balance `times` times from each of `tasks` tasks, writing
+    /// an entry each time.
+    static func expectExactTotal(store: String, times: Int = 25, tasks: Int = 1) throws {
         #expect(try CrashChild.run(["prepare", store]) == "prepared")
         let errors = TestFolders.url("strata-increment").appendingPathComponent("errors.txt")
         try FileManager.default.createDirectory(at: errors.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let children = try (0..<8).map { _ in try CrashChild.launch(["increment", store, "25"], errors: errors) }
+        let children = try (0..<8).map { _ in try CrashChild.launch(["increment", store, "\(times)", "\(tasks)"], errors: errors) }
         for child in children {
             let printed = String(decoding: child.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             child.process.waitUntilExit()
             let failures = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            #expect(printed == "done 25\n", "a child failed: \(failures)")
+            #expect(printed == "done \(times * tasks)\n", "a child failed: \(failures)")
         }
-        #expect(try CrashChild.run(["totals", store]) == "200 200 200")
+        let total = 8 * times * tasks
+        #expect(try CrashChild.run(["totals", store]) == "\(total) \(total) \(total)")
     }
 }
 

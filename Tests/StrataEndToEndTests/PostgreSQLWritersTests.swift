@@ -1,0 +1,98 @@
+// Left out of builds without the PostgreSQL trait (see Package.swift).
+#if PostgreSQL
+import Foundation
+@testable import Strata
+@testable import StrataPostgres
+import StrataTestSupport
+import Testing
+
+/// Writers side by side on PostgreSQL: row ids from the server in blocks, a one-object
+/// transaction in four statements, and stores an earlier Strata wrote continuing past their ids.
+@Suite("PostgreSQL writers side by side", Postgres.available)
+@MainActor
+struct PostgreSQLWritersTests {
+    /// The stack's writer connection to its first storage.
+    private func writerConnection(_ stack: DataStack) throws -> PostgreSQLConnection {
+        let handle = try #require(stack.core.storages.first)
+        let connection = try stack.writer.queue.sync { try stack.writer.connection(for: handle) }
+        return try #require(connection as? PostgreSQLConnection)
+    }
+
+    /// The ID descriptions of new products, created in one transaction.
+    private func create(_ count: Int, in stack: DataStack) async throws -> [String] {
+        try await stack.perform { transaction in
+            (0..<count).map { index in
+                let product = transaction.create(Into<Product>())
+                product.sku = "P-\(index)-\(UUID().uuidString)"
+                return product.objectID(as: Product.self).description
+            }
+        }
+    }
+
+    @Test func aOneObjectTransactionSendsFourStatements() async throws {
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: Postgres.newDatabaseURL("statements")))
+        _ = try await create(1, in: stack)
+        let writer = try writerConnection(stack)
+        let before = writer.statementsSent
+        // BEGIN, the insert, the transaction's id (and notification), COMMIT: no lock, no counter.
+        _ = try await create(1, in: stack)
+        #expect(writer.statementsSent - before == 4)
+    }
+
+    @Test func idsComeFromTheServerInBlocksThatNoTwoStacksShare() async throws {
+        let url = try Postgres.newDatabaseURL("blocks")
+        let first = DataStack(Shop.schemaHistory)
+        try await first.addStorage(PostgreSQLStore(url: url))
+        let second = DataStack(Shop.schemaHistory)
+        try await second.addStorage(PostgreSQLStore(url: url))
+        #expect(try await create(3, in: first) == ["Product#1", "Product#2", "Product#3"])
+        // The first stack's block runs to 32; the second reserves the next one.
+        #expect(try await create(2, in: second) == ["Product#33", "Product#34"])
+        #expect(try await create(1, in: first) == ["Product#4"])
+        // Past its block, a transaction reserves the next one (35 went to the second stack's
+        // last transaction, which reserved 1 id and then 2 and used 2 of the 3).
+        let many = try await create(40, in: second)
+        #expect(many == (36...75).map { "Product#\($0)" })
+    }
+
+    @Test func idsOfDeletedRowsAreNotHandedOutAgain() async throws {
+        let url = try Postgres.newDatabaseURL("deleted")
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: url))
+        _ = try await create(2, in: stack)
+        try await stack.perform { transaction in _ = try transaction.deleteAll(From<Product>()) }
+        let fresh = DataStack(Shop.schemaHistory)
+        try await fresh.addStorage(PostgreSQLStore(url: url))
+        #expect(try await create(1, in: fresh) == ["Product#33"])
+    }
+
+    @Test func aStoreAnEarlierStrataWroteContinuesPastItsIDs() async throws {
+        let (database, url) = try Postgres.newDatabase("earlier")
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: url))
+        _ = try await create(3, in: stack)
+        // As an earlier Strata left it: no sequence, and the ids of deleted rows up to 99 recorded.
+        let sequence = PostgreSQLRowIDs.sequenceName(table: "Product")
+        _ = try Postgres.server().psql("""
+            DROP SEQUENCE \(sequence);
+            INSERT INTO strata_sequence (name, value) VALUES ('Product', 100);
+            """, database: database)
+        let reopened = DataStack(Shop.schemaHistory)
+        try await reopened.addStorage(PostgreSQLStore(url: url))
+        #expect(try await create(1, in: reopened) == ["Product#100"])
+        // Past the highest row too, when that is further.
+        _ = try Postgres.server().psql("DROP SEQUENCE \(sequence); DELETE FROM strata_sequence;", database: database)
+        let again = DataStack(Shop.schemaHistory)
+        try await again.addStorage(PostgreSQLStore(url: url))
+        #expect(try await create(1, in: again) == ["Product#101"])
+    }
+
+    @Test func sequenceNamesAreShortAndDistinct() {
+        let long = String(repeating: "VeryLongEntityName", count: 5)
+        let names = [PostgreSQLRowIDs.sequenceName(table: long + "A"), PostgreSQLRowIDs.sequenceName(table: long + "B")]
+        #expect(names.allSatisfy { $0.count == 27 && $0.hasPrefix("strata_ids_") })
+        #expect(names[0] != names[1])
+    }
+}
+#endif
