@@ -1,6 +1,7 @@
 // Left out of builds without the PostgreSQL trait (see Package.swift).
 #if PostgreSQL
 import Foundation
+import Synchronization
 @testable import Strata
 @testable import StrataPostgres
 import StrataTestSupport
@@ -86,6 +87,56 @@ struct PostgreSQLWritersTests {
         let again = DataStack(Shop.schemaHistory)
         try await again.addStorage(PostgreSQLStore(url: url))
         #expect(try await create(1, in: again) == ["Product#101"])
+    }
+
+    /// Two app servers import the same new IDs at the same moment, round after round: each ID
+    /// ends as one row, holding one server's values whole, and neither sees an error.
+    @Test func twoServersImportingTheSameIDsAtOnceEndWithOneRowEach() async throws {
+        let url = try Postgres.newDatabaseURL("imports")
+        let first = DataStack(Shop.schemaHistory)
+        try await first.addStorage(PostgreSQLStore(url: url))
+        let second = DataStack(Shop.schemaHistory)
+        try await second.addStorage(PostgreSQLStore(url: url))
+        let rounds = 12
+        for round in 0..<rounds {
+            let skus = (0..<20).map { "R\(round)-\($0)" }
+            async let byFirst: Void = Self.importProducts(skus, stock: 1, rank: 1, into: first)
+            async let bySecond: Void = Self.importProducts(skus, stock: 2, rank: 2, into: second)
+            _ = try await (byFirst, bySecond)
+        }
+        let products = try await first.read { reader in
+            try reader.fetchAll(From<Product>()).map { ($0.sku, $0.stock, $0.rank) }
+        }
+        #expect(products.count == rounds * 20)
+        #expect(Set(products.map(\.0)).count == rounds * 20)
+        // Whichever server wrote last, it wrote both values of its source.
+        #expect(products.allSatisfy { Int($0.1) == Int($0.2) })
+    }
+
+    /// A duplicate the transaction makes itself is not another writer's: after the bounded re-runs
+    /// it is the uniqueness violation it is, and nothing is saved.
+    @Test func aDuplicateOfTheTransactionsOwnIsStillReported() async throws {
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: Postgres.newDatabaseURL("duplicate")))
+        let runs = Atomic(0)
+        let source = try Product.ImportPayload(jsonObject: ["sku": "X"])
+        await #expect(throws: StrataError.uniquenessViolation(entity: "Product", attributes: ["sku"])) {
+            try await stack.perform { transaction in
+                runs.add(1, ordering: .relaxed)
+                _ = try transaction.importUniqueObjects(Into<Product>(), sourceArray: [source])
+                transaction.create(Into<Product>()).sku = "X"
+            }
+        }
+        #expect(runs.load(ordering: .relaxed) == 1 + DataStack.importCollisionAttempts)
+        #expect(try stack.fetchCount(From<Product>()) == 0)
+    }
+
+    /// Imports products with the given SKUs, each with `stock` and `rank`.
+    private static func importProducts(_ skus: [String], stock: Int, rank: Int, into stack: DataStack) async throws {
+        let sources = try skus.map { try Product.ImportPayload(jsonObject: ["sku": $0, "stock": stock, "rank": rank]) }
+        try await stack.perform { transaction in
+            _ = try transaction.importUniqueObjects(Into<Product>(), sourceArray: sources)
+        }
     }
 
     @Test func sequenceNamesAreShortAndDistinct() {

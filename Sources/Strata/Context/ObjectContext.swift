@@ -84,6 +84,15 @@ final class ObjectContext {
     /// Whether reads take the write lock first (the writer queue's transactions), so nothing
     /// another connection commits can come between what a transaction reads and what it writes.
     var readsUnderWriteLock = false
+    /// A table and the column of a unique attribute that an import looked objects up by.
+    struct UniqueImportKey: Hashable {
+        let table: String
+        let column: String
+    }
+
+    /// The unique attributes this transaction's imports looked objects up by (see
+    /// `BaseDataTransaction.noteUniqueImport`).
+    var uniqueImportKeys: Set<UniqueImportKey> = []
     /// Whether the objects a transaction fetches are locked until it ends, its statements each
     /// seeing what was committed before them (a re-run after repeated serialization failures on
     /// a server whose writers run side by side).

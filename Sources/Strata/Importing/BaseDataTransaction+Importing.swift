@@ -92,6 +92,16 @@ extension BaseDataTransaction {
         return report
     }
 
+    /// Records that this transaction looked up `type`'s objects by the attribute `keyPath` names
+    /// and creates those it did not find: another writer creating the same IDs at once makes its
+    /// commit fail with a uniqueness violation of that attribute, which `perform` then answers by
+    /// running the transaction again (and finding them).
+    @usableFromInline func noteUniqueImport<T: StrataObject>(_ type: T.Type, _ keyPath: AnyKeyPath) {
+        guard case .name(let name) = Where<T>.path(keyPath), let layout = context.core.layout.entity(T.entityName),
+              let column = layout.columns.first(where: { $0.property == name }) else { return }
+        context.uniqueImportKeys.insert(ObjectContext.UniqueImportKey(table: layout.table, column: column.name))
+    }
+
     /// Makes room in the transaction's change tables for `count` objects about to be updated.
     @usableFromInline func reserveUpdates(_ count: Int) {
         context.reserveUpdates(count)
@@ -103,6 +113,7 @@ extension BaseDataTransaction {
     func objects<T: ImportableUniqueObject>(_ into: Into<T>, withDistinctIDs distinct: [T.UniqueIDValue]) throws(StrataError) -> [T.UniqueIDValue: T] {
         var found: [T.UniqueIDValue: T] = [:]
         found.reserveCapacity(distinct.count)
+        noteUniqueImport(T.self, T.uniqueIDKeyPath)
         let size = importChunkSize(of: T.entityName)
         var start = 0
         while start < distinct.count {

@@ -19,9 +19,19 @@ extension DataStack {
     func runTransaction<T, Transaction: BaseDataTransaction>(_ make: (ObjectContext) -> Transaction,
                                                             _ body: (Transaction) throws -> T) -> Result<T, StrataError> {
         var attempt = 1
+        var importCollisions = 0
         while true {
-            let result = runAttempt(make, body, locking: attempt > Self.optimisticAttempts)
-            guard case .failure(let error) = result, let conflict = error.conflict else { return result }
+            let (result, importCollided) = runAttempt(make, body, locking: attempt > Self.optimisticAttempts)
+            guard case .failure(let error) = result else { return result }
+            if importCollided, importCollisions < Self.importCollisionAttempts {
+                // Another writer created objects this transaction's unique import was creating:
+                // run again, and find them.
+                importCollisions += 1
+                log(.notice, "a unique import met another writer's new objects (\(error)) and runs again")
+                Self.backOff(after: importCollisions)
+                continue
+            }
+            guard let conflict = error.conflict else { return result }
             guard attempt < Self.conflictAttempts else {
                 return .failure(.transactionConflict(code: conflict.code, message: conflict.message, attempts: attempt))
             }
@@ -30,6 +40,11 @@ extension DataStack {
             attempt += 1
         }
     }
+
+    /// How many times a transaction whose unique import collided with another writer's runs
+    /// again (on a server whose writers run side by side); a collision that outlasts them (two
+    /// objects of one transaction with one ID) is reported as the uniqueness violation it is.
+    public static let importCollisionAttempts = 3
 
     /// Waits a random while before a transaction runs again after a conflict, up to twice as
     /// long after each (1, 2, 4, ... up to 64 milliseconds), so that writers that collided do
@@ -48,8 +63,8 @@ extension DataStack {
 
     /// Runs a transaction body once; with `locking`, the objects it fetches are locked until it
     /// ends, and each of its statements sees what was committed before it.
-    private func runAttempt<T, Transaction: BaseDataTransaction>(_ make: (ObjectContext) -> Transaction,
-                                                                _ body: (Transaction) throws -> T, locking: Bool) -> Result<T, StrataError> {
+    private func runAttempt<T, Transaction: BaseDataTransaction>(_ make: (ObjectContext) -> Transaction, _ body: (Transaction) throws -> T,
+                                                                locking: Bool) -> (Result<T, StrataError>, importCollided: Bool) {
         dispatchPrecondition(condition: .onQueue(writer.queue))
         let context = writerContext()
         context.locksRowsItReads = locking
@@ -63,17 +78,26 @@ extension DataStack {
         do {
             let value = try body(transaction)
             _ = try context.commit()
-            return .success(value)
+            return (.success(value), false)
         } catch {
             // A serialization failure or deadlock met by a read that cannot throw (`edit`,
             // `fetchExisting`) aborted the transaction: whatever the closure threw after it, the
             // transaction runs again.
             if let conflict = context.abortingConflict {
                 context.rollback()
-                return .failure(conflict)
+                return (.failure(conflict), false)
             }
-            return failure(error, context: context)
+            let collided = importCollided(error, context: context)
+            return (failure(error, context: context), collided)
         }
+    }
+
+    /// Whether `error` is a uniqueness violation of an attribute the context's unique imports
+    /// looked objects up by, in a storage whose writers run side by side.
+    private func importCollided(_ error: any Error, context: ObjectContext) -> Bool {
+        guard case .uniquenessViolation(let table, let columns)? = error as? StrataError, columns.count == 1,
+              context.uniqueImportKeys.contains(ObjectContext.UniqueImportKey(table: table, column: columns[0])) else { return false }
+        return core.storages.contains { $0.rowIDs != nil && $0.entities.contains { core.layout.entity($0)?.table == table } }
     }
 
     /// Rolls back after `error` and reports it.
