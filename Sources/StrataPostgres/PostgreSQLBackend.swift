@@ -10,6 +10,8 @@ struct PostgreSQLBackend: ServerBackend {
     let schema: String?
     let externalCommits: PostgreSQLStore.ExternalCommits
     let busyTimeoutMilliseconds: Int
+    /// How many transactions of one stack write at once.
+    let maximumWriters: Int
 
     var dialect: SQLDialect { .postgresql }
 

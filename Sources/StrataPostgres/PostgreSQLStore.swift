@@ -21,10 +21,14 @@ public struct PostgreSQLStore: StorageInterface {
     public let configuration: String?
     /// How the stack learns of commits other app servers make.
     public let externalCommits: ExternalCommits
-    /// How long a transaction waits for the database's write lock (or a row another client
-    /// locked) before it fails with `StrataError.storeBusy(file:milliseconds:)`, as a
-    /// `SQLiteStore`'s `busyTimeout` does. Opening waits for another server's migration without limit.
+    /// How long a transaction waits for a row another transaction is changing before it fails
+    /// with `StrataError.storeBusy(file:milliseconds:)`, as a `SQLiteStore`'s `busyTimeout` does.
+    /// Opening waits for another server's migration without limit.
     public let busyTimeout: Duration
+    /// How many transactions of one stack write at once, each on a connection of its own (8
+    /// unless given); more wait their turn. Transactions of a stack with a SQLite store besides
+    /// run one at a time.
+    public let maximumWriters: Int
     /// The PostgreSQL schema that holds its tables, created when missing. Each configuration of a
     /// model is a store of its own, so the stores of several configurations can share one
     /// database, each in its schema: by default a named configuration's store is in the schema of
@@ -39,20 +43,21 @@ public struct PostgreSQLStore: StorageInterface {
         /// Writers send a `NOTIFY` as they commit and each stack `LISTEN`s: a check with nothing
         /// new costs no round trip. The default.
         case notified
-        /// Each check reads the store's commit count (one small query), for engines that speak
-        /// PostgreSQL's protocol without `LISTEN`/`NOTIFY`, such as CockroachDB. Every app server
-        /// of a database must then use it, since writers send no `NOTIFY`.
+        /// Each check reads the server's snapshot (one small query), for engines that speak
+        /// PostgreSQL's protocol without `LISTEN`/`NOTIFY`. Every app server of a database must
+        /// then use it, since writers send no notification.
         case polled
     }
 
     /// A store in the database `url` names.
     public init(url: String, configuration: String? = nil, schema: String? = nil, externalCommits: ExternalCommits = .notified,
-                busyTimeout: Duration = .seconds(5)) {
+                busyTimeout: Duration = .seconds(5), maximumWriters: Int = 8) {
         self.url = url
         self.configuration = configuration
         self.schema = schema ?? configuration
         self.externalCommits = externalCommits
         self.busyTimeout = busyTimeout
+        self.maximumWriters = max(1, maximumWriters)
     }
 
     /// `PostgreSQLStore(postgres://user@host:port/database)`, with ` schema NAME` for a store in
@@ -71,7 +76,7 @@ extension PostgreSQLStore: ServerStorage {
         let (seconds, attoseconds) = busyTimeout.components
         let milliseconds = max(1, Int(clamping: seconds) &* 1_000 &+ Int(attoseconds / 1_000_000_000_000_000))
         return PostgreSQLBackend(address: try PostgreSQLAddress(url: url), schema: schema, externalCommits: externalCommits,
-                                 busyTimeoutMilliseconds: milliseconds)
+                                 busyTimeoutMilliseconds: milliseconds, maximumWriters: maximumWriters)
     }
 }
 #endif

@@ -12,10 +12,12 @@ import Testing
 @Suite("PostgreSQL writers side by side", Postgres.available)
 @MainActor
 struct PostgreSQLWritersTests {
-    /// The stack's writer connection to its first storage.
+    /// The writer connection of the stack's first lane (the one a transaction that runs alone
+    /// takes) to its first storage.
     private func writerConnection(_ stack: DataStack) throws -> PostgreSQLConnection {
         let handle = try #require(stack.core.storages.first)
-        let connection = try stack.writer.queue.sync { try stack.writer.connection(for: handle) }
+        let lane = stack.writer.first
+        let connection = try lane.queue.sync { try lane.connection(for: handle) }
         return try #require(connection as? PostgreSQLConnection)
     }
 

@@ -106,8 +106,8 @@ struct StoreSafetyTests {
 struct DurabilityTests {
     /// SQLite's `synchronous` setting on a stack's writer connection (0 off, 1 normal, 2 full).
     private func synchronous(_ stack: DataStack) throws -> [[SQLValue]] {
-        try stack.writer.queue.sync { () throws(StrataError) -> [[SQLValue]] in
-            try StoreOpener.rows(stack.writer.connection(for: stack.core.storages[0]), "PRAGMA synchronous")
+        try stack.writer.first.queue.sync { () throws(StrataError) -> [[SQLValue]] in
+            try StoreOpener.rows(stack.writer.first.connection(for: stack.core.storages[0]), "PRAGMA synchronous")
         }
     }
 

@@ -74,13 +74,14 @@ extension ObjectContext {
         originals[object.key] = nil
     }
 
-    /// Main context: re-reads every registered object of a storage from the open snapshot: new
+    /// Main context: re-reads every registered object of a storage (those with `keys`, when
+    /// given) from the open snapshot: new
     /// values in place, objects whose rows are gone marked deleted, to-many relationships
     /// reloaded on use.
     /// `changed`, when given, is told each object whose values changed, with the changed
     /// columns, and each object whose row is gone, with nil.
-    func refreshRegistered(storage: Int32, changed: ((StrataObject, ColumnSet?) -> Void)? = nil) throws(StrataError) {
-        let objects = registered.values.filter { $0.key.storage == storage }
+    func refreshRegistered(storage: Int32, only keys: Set<ObjectKey>? = nil, changed: ((StrataObject, ColumnSet?) -> Void)? = nil) throws(StrataError) {
+        let objects = keys.map { $0.compactMap { registered[$0] } } ?? registered.values.filter { $0.key.storage == storage }
         let seen = try readStoredRows(of: objects) { object, kind, row in
             let compares = changed != nil || object.isObserved
             let before = compares ? Self.currentValues(of: object) : []

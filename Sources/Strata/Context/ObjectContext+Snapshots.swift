@@ -17,8 +17,15 @@ extension ObjectContext {
 
     /// Ends every open read transaction, so the next read sees the newest committed state.
     func endSnapshots() {
-        for storage in openSnapshots { try? connections[storage]?.commit() }
-        openSnapshots.removeAll()
+        endSnapshots(of: openSnapshots)
+    }
+
+    /// Ends the open read transactions of some storages.
+    func endSnapshots(of storages: Set<Int32>) {
+        for storage in openSnapshots.intersection(storages) {
+            try? connections[storage]?.commit()
+            openSnapshots.remove(storage)
+        }
     }
 
     /// The commit count a storage's snapshot holds (see `CommitLog`).

@@ -274,7 +274,9 @@ extension ObjectContext {
             }
             // Built only when someone listens to `DataStack.changes`.
             let changes = summary.isEmpty || !core.changes.hasSubscribers ? nil : publicChanges(relationshipsChanged: summary.relationshipsChanged)
-            try core.commits.commit(parts, { () throws(StrataError) in
+            var sideBySide = !openTransactions.isEmpty
+            for storage in openTransactions where !(try connection(for: storage).writesSideBySide) { sideBySide = false }
+            try core.commits.commit(parts, underLock: !sideBySide, { () throws(StrataError) in
                 for storage in openTransactions.sorted() {
                     try connection(for: storage).commit()
                 }

@@ -33,9 +33,16 @@ final class CommitLog: Sendable {
 
     /// Runs `commit` (the `COMMIT` statements) under the lock and logs its parts when it succeeds;
     /// then, still under the lock so that listeners see commits in order, runs `published`.
-    func commit(_ parts: [Int32: Part], _ commit: () throws(StrataError) -> Void, published: () -> Void = {}) throws(StrataError) {
+    ///
+    /// Without `underLock` (storages whose writers run side by side, whose parts are marked with
+    /// transaction ids) `commit` runs before the lock is taken, so that a stack's transactions
+    /// commit at once; parts may then be logged in another order than the server applied them,
+    /// which the main context allows for (see `MainContext`).
+    func commit(_ parts: [Int32: Part], underLock: Bool = true, _ commit: () throws(StrataError) -> Void,
+                published: () -> Void = {}) throws(StrataError) {
+        if !underLock { try commit() }
         try state.withLock { (state: inout State) throws(StrataError) in
-            try commit()
+            if underLock { try commit() }
             published()
             for (storage, part) in parts {
                 state.parts[storage, default: []].append(part)
@@ -57,10 +64,20 @@ final class CommitLog: Sendable {
     }
 
     /// Removes and returns a storage's parts that `snapshot` sees (marked with transaction ids),
-    /// and whether parts of it were dropped since the last call. A snapshot sees the commits that
-    /// completed before it was taken, so it sees a first run of the log's parts.
+    /// in the order they were logged, and whether parts of it were dropped since the last call.
     func take(_ storage: Int32, visibleIn snapshot: TransactionSnapshot) -> (parts: [Part], overflowed: Bool) {
-        take(storage) { snapshot.includes($0.counter) }
+        state.withLock { state in
+            let all = state.parts[storage] ?? []
+            var taken: [Part] = []
+            var kept: [Part] = []
+            for part in all {
+                if snapshot.includes(part.counter) { taken.append(part) } else { kept.append(part) }
+            }
+            state.parts[storage] = kept
+            state.size -= taken.reduce(0) { $0 + $1.summary.size }
+            let overflowed = state.overflowed.remove(storage) != nil
+            return (taken, overflowed)
+        }
     }
 
     /// Removes and returns the first run of a storage's parts that `isIncluded` accepts.

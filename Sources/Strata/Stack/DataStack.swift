@@ -11,7 +11,9 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
     let core: StackCore
     let writer: Writer
     let main: MainContext
-    /// Asynchronous transactions, started one after another's completion.
+    /// Transactions started with a completion handler on a stack whose transactions run side
+    /// by side: each starts after the previous one's completion has run (with one writer lane,
+    /// the lane itself keeps that order).
     let gate = TransactionGate()
 
     /// A stack for a model; add storages before using it.
@@ -46,7 +48,7 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
     public func addStorageAndWait<S: StorageInterface>(_ storage: S) throws(StrataError) -> S {
         if writer.isOnQueue { throw .synchronousPerformInsideTransaction }
         let policy = StoreOpener.MigrationPolicy(isSynchronous: true, progress: nil)
-        let result: Result<Void, StrataError> = writer.queue.sync { Result { () throws(StrataError) in try self.open(storage, policy: policy) } }
+        let result: Result<Void, StrataError> = writer.first.queue.sync { Result { () throws(StrataError) in try self.open(storage, policy: policy) } }
         try result.get()
         return storage
     }
@@ -66,7 +68,7 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
         async throws(StrataError) -> S {
         let policy = StoreOpener.MigrationPolicy(isSynchronous: false, progress: progress)
         let result: Result<Void, StrataError> = await withCheckedContinuation { continuation in
-            writer.queue.async {
+            writer.first.queue.async {
                 continuation.resume(returning: Result { () throws(StrataError) in try self.open(storage, policy: policy) })
             }
         }
@@ -143,13 +145,13 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
     private func adoptWriter(_ connection: any DatabaseConnection, of handle: StorageHandle) throws(StrataError) -> [Int32: Int64] {
         guard !connection.writesSideBySide else {
             // Its server hands out row ids and marks commits with transaction ids.
-            writer.adopt(connection, for: handle.index)
+            writer.first.adopt(connection, for: handle.index)
             return [:]
         }
         let count = try ObjectContext.commitCount(connection)
         let ids = try StoreOpener.nextRowIDs(connection, handle: handle, core: core)
         core.setKnownCommitCount(handle.index, count)
-        writer.adopt(connection, for: handle.index)
+        writer.first.adopt(connection, for: handle.index)
         return ids
     }
 

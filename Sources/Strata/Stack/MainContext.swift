@@ -22,9 +22,8 @@ final class MainContext {
     }()
     /// The commit count of each storage that the live objects reflect; none for a storage not read yet.
     private var applied: [Int32: Int64] = [:]
-    /// For a storage whose writers run side by side: the snapshot the live objects reflect, and
-    /// how many of this stack's commits were applied since it was taken.
-    private var appliedSnapshots: [Int32: (snapshot: TransactionSnapshot, ownSince: Int64)] = [:]
+    /// For a storage whose writers run side by side: the snapshot the live objects reflect.
+    private var appliedSnapshots: [Int32: TransactionSnapshot] = [:]
     /// Storages whose objects missed commits the log no longer holds.
     private var stale: Set<Int32> = []
     /// The monitors of this stack.
@@ -45,7 +44,9 @@ final class MainContext {
     /// the newest state. Storages that missed commits are re-read at once.
     func catchUp() {
         context.endSnapshots()
-        for storage in core.commits.storages {
+        // A storage whose writers run side by side takes its commits through its next snapshot,
+        // which says which of them it holds (they may be logged out of order); it is opened now.
+        for storage in core.commits.storages where appliedSnapshots[storage] == nil {
             let (parts, overflowed) = core.commits.take(storage, upTo: nil)
             apply(parts, overflowed: overflowed, storage: storage)
         }
@@ -54,9 +55,11 @@ final class MainContext {
         // other stacks' and processes' commits reach the observers without waiting for a read.
         let read = Set(applied.keys).union(appliedSnapshots.keys)
         let reread = context.token.hasObservedObjects ? read.union(stale) : stale
-        for storage in reread.sorted() {
+        for storage in reread.union(appliedSnapshots.keys).sorted() {
             _ = try? context.connection(for: storage)
         }
+        // A snapshot opened only to apply this stack's commits is not kept open meanwhile.
+        context.endSnapshots(of: Set(appliedSnapshots.keys).subtracting(reread))
         context.flushObservation()
         notifyObservers()
     }
@@ -119,49 +122,58 @@ final class MainContext {
     /// commits the snapshot sees are applied from the log; when more transactions completed since
     /// the last snapshot than this stack committed, another writer may have committed (or a
     /// transaction was rolled back), and the objects are read again.
+    ///
+    /// A stack's transactions commit side by side, so their parts may be logged in another order
+    /// than the server applied them. Three rules keep the objects exact: a part the last snapshot
+    /// already held but the log did not yet (it was counted as another writer's, and the objects
+    /// were read again) is skipped; objects that several parts of one snapshot changed are read
+    /// again rather than set in the log's order; and the count of completed transactions covers
+    /// the rest.
     private func serverSnapshotStarted(_ storage: Int32, _ connection: any DatabaseConnection) throws(StrataError) {
         let snapshot = try connection.snapshotMark()
         let (parts, overflowed) = core.commits.take(storage, visibleIn: snapshot)
         guard let previous = appliedSnapshots[storage] else {
             // Nothing of this storage is registered yet: its objects will be read from this snapshot.
-            appliedSnapshots[storage] = (snapshot, 0)
+            appliedSnapshots[storage] = snapshot
             watcher.start(core: core, main: self)
             return
         }
-        apply(parts, overflowed: overflowed, storage: storage)
-        let own = appliedSnapshots[storage]?.ownSince ?? previous.ownSince
-        if snapshot.completed(since: previous.snapshot) > own || stale.contains(storage) {
-            try reread(storage)
+        if overflowed { stale.insert(storage) }
+        let fresh = parts.filter { !previous.includes($0.counter) }
+        var touched: [ObjectKey: Int] = [:]
+        for part in fresh {
+            for key in part.summary.updated.keys { touched[key, default: 0] += 1 }
+            for key in part.summary.deleted.keys { touched[key, default: 0] += 1 }
         }
-        appliedSnapshots[storage] = (snapshot, 0)
+        for part in fresh {
+            apply(part.summary)
+            if observers.isActive { observed.add(part.summary, storage: storage) }
+        }
+        if snapshot.completed(since: previous) > Int64(fresh.count) || stale.contains(storage) {
+            try reread(storage)
+        } else {
+            let overlapping = Set(touched.filter { $0.value > 1 }.keys)
+            if !overlapping.isEmpty { try reread(storage, only: overlapping) }
+        }
+        appliedSnapshots[storage] = snapshot
     }
 
-    /// Reads a storage's live objects again, telling the monitors what changed.
-    private func reread(_ storage: Int32) throws(StrataError) {
+    /// Reads a storage's live objects again (those with `only`'s keys, when given), telling the
+    /// monitors what changed.
+    private func reread(_ storage: Int32, only keys: Set<ObjectKey>? = nil) throws(StrataError) {
         if observers.isActive {
             observed.undescribed.insert(storage)
-            try context.refreshRegistered(storage: storage) { object, columns in
+            try context.refreshRegistered(storage: storage, only: keys) { object, columns in
                 self.observed.reread[object.key] = (object.layout?.name ?? "", columns)
             }
         } else {
-            try context.refreshRegistered(storage: storage)
+            try context.refreshRegistered(storage: storage, only: keys)
         }
-        stale.remove(storage)
+        if keys == nil { stale.remove(storage) }
     }
 
     /// Applies a storage's logged commits in order; a gap in their counts marks it stale.
     private func apply(_ parts: [CommitLog.Part], overflowed: Bool, storage: Int32) {
-        if let current = appliedSnapshots[storage] {
-            // Marked with transaction ids: the next snapshot's count of completed transactions
-            // tells whether anything besides them was committed.
-            if overflowed { stale.insert(storage) }
-            for part in parts {
-                apply(part.summary)
-                if observers.isActive { observed.add(part.summary, storage: storage) }
-            }
-            appliedSnapshots[storage] = (current.snapshot, current.ownSince + Int64(parts.count))
-            return
-        }
         guard var known = applied[storage] else { return }
         if overflowed { stale.insert(storage) }
         for part in parts where part.counter > known {

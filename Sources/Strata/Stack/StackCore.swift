@@ -82,6 +82,12 @@ final class StackCore: Sendable {
     /// The storages added so far.
     var storages: [StorageHandle] { storageList.withLock { $0 } }
 
+    /// How many transactions of the stack may run at once: the least any storage allows (one
+    /// unless every storage writes side by side), and one before any storage is added.
+    var writerCapacity: Int {
+        storages.map(\.backend.maximumWriters).min() ?? 1
+    }
+
     /// The configurations of the current version, `Default` holding every entity.
     var configurationNames: [String] {
         ["Default"] + history.currentVersion.configurations.keys.sorted().filter { $0 != "Default" }

@@ -1,37 +1,111 @@
 import Dispatch
+import Synchronization
 
-/// The serial queue every transaction of a stack runs on, and the writer connections it owns.
-// `@unchecked Sendable` is sound: `connections`, the only mutable state, is read and written only
-// by code running on the serial `queue` (every entry point below dispatches there first, and
-// `isOnQueue` guards the synchronous ones), so no two threads ever touch it at once.
-final class Writer: @unchecked Sendable {
-    let queue: DispatchQueue
+/// The lanes a stack's transactions run on, each a serial queue with writer connections of its own.
+///
+/// A stack whose storages all write side by side (PostgreSQL) runs up to its storages'
+/// `maximumWriters` transactions at once, one per lane; any other stack has one lane, its
+/// transactions running one after another as SQLite's single writer requires. The first lane also
+/// opens storages and holds the connections that opened them.
+final class Writer: Sendable {
+    /// One serial queue and the writer connections its transactions use.
+    // `@unchecked Sendable` is sound: `connections`, the only mutable state, is read and written only
+    // by code running on the serial `queue` (every entry point checks it with a dispatch
+    // precondition), so no two threads ever touch it at once.
+    final class Lane: @unchecked Sendable {
+        let queue: DispatchQueue
+        let index: Int
+        private var connections: [Int32: any DatabaseConnection] = [:]
+
+        init(label: String, index: Int, token: UInt) {
+            queue = DispatchQueue(label: index == 0 ? label : "\(label).\(index)")
+            self.index = index
+            queue.setSpecific(key: Writer.key, value: token)
+        }
+
+        /// Records a storage's writer connection. Call on the queue.
+        func adopt(_ connection: any DatabaseConnection, for storage: Int32) {
+            dispatchPrecondition(condition: .onQueue(queue))
+            connections[storage] = connection
+        }
+
+        /// A storage's writer connection on this lane: made by its backend on first use, and again
+        /// when it was lost. Call on the queue.
+        func connection(for storage: StorageHandle) throws(StrataError) -> any DatabaseConnection {
+            dispatchPrecondition(condition: .onQueue(queue))
+            if let connection = connections[storage.index], !connection.isBroken { return connection }
+            let fresh = try storage.backend.writer()
+            connections[storage.index] = fresh
+            return fresh
+        }
+    }
+
+    private struct State {
+        var lanes: [Lane]
+        var busy: Set<Int> = []
+        var waiting: [@Sendable (Lane) -> Void] = []
+    }
+
     private static let key = DispatchSpecificKey<UInt>()
+    private let label: String
     private let token: UInt
-    private var connections: [Int32: any DatabaseConnection] = [:]
+    private let state: Mutex<State>
+    /// The lane storages are opened on, and the only one of a stack whose writers take turns.
+    let first: Lane
 
     init(label: String) {
-        queue = DispatchQueue(label: label)
-        token = UInt(bitPattern: ObjectIdentifier(queue).hashValue)
-        queue.setSpecific(key: Writer.key, value: token)
+        self.label = label
+        let token = UInt.random(in: 1...UInt.max)
+        self.token = token
+        first = Lane(label: label, index: 0, token: token)
+        state = Mutex(State(lanes: [first]))
     }
 
-    /// Whether the caller is running on the writer queue (inside a transaction).
+    /// Whether the caller is running on one of the lanes (inside a transaction).
     var isOnQueue: Bool { DispatchQueue.getSpecific(key: Writer.key) == token }
 
-    /// Records a storage's writer connection. Call on the queue.
-    func adopt(_ connection: any DatabaseConnection, for storage: Int32) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        connections[storage] = connection
+    /// Runs `work` with a lane no other transaction holds, at once or as soon as one is released,
+    /// in the order asked; lanes are made as needed, up to `capacity`. `work` must call
+    /// ``release(_:)`` exactly once.
+    func acquire(capacity: Int, _ work: @escaping @Sendable (Lane) -> Void) {
+        let lane = state.withLock { state -> Lane? in
+            if let free = state.lanes.first(where: { $0.index < capacity && !state.busy.contains($0.index) }) {
+                state.busy.insert(free.index)
+                return free
+            }
+            if state.lanes.count < capacity {
+                let lane = Lane(label: label, index: state.lanes.count, token: token)
+                state.lanes.append(lane)
+                state.busy.insert(lane.index)
+                return lane
+            }
+            state.waiting.append(work)
+            return nil
+        }
+        if let lane { work(lane) }
     }
 
-    /// A storage's writer connection, made again by its backend when it was lost. Call on the queue.
-    func connection(for storage: StorageHandle) throws(StrataError) -> any DatabaseConnection {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard let connection = connections[storage.index] else { throw .noStorage(entity: "storage #\(storage.index)") }
-        guard connection.isBroken else { return connection }
-        let fresh = try storage.backend.writer()
-        connections[storage.index] = fresh
-        return fresh
+    /// Frees a lane, handing it to the first transaction waiting for one.
+    func release(_ lane: Lane) {
+        let next = state.withLock { state -> (@Sendable (Lane) -> Void)? in
+            guard !state.waiting.isEmpty else {
+                state.busy.remove(lane.index)
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?(lane)
+    }
+
+    /// Waits (blocking the caller) for a lane, as ``acquire(capacity:_:)`` gives it.
+    func acquireWaiting(capacity: Int) -> Lane {
+        let given = Mutex<Lane?>(nil)
+        let semaphore = DispatchSemaphore(value: 0)
+        acquire(capacity: capacity) { lane in
+            given.withLock { $0 = lane }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return given.withLock { $0! }
     }
 }

@@ -20,11 +20,18 @@ package protocol StoreBackend: Sendable {
     /// Where the row ids of new objects come from when the server hands them out (its writers
     /// run side by side), or nil when the stack counts them itself. Made once per storage.
     func makeRowIDSource() -> (any RowIDSource)?
+
+    /// How many transactions of one stack may write at once: 1 for a store whose writers take
+    /// turns (SQLite), the store's setting for one whose writers run side by side.
+    var maximumWriters: Int { get }
 }
 
 extension StoreBackend {
     /// The stack counts row ids itself.
     package func makeRowIDSource() -> (any RowIDSource)? { nil }
+
+    /// One writer at a time.
+    package var maximumWriters: Int { 1 }
 }
 
 /// Hands out row ids that no other connection, stack or process is given: blocks the server

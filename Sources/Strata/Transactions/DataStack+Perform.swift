@@ -2,10 +2,10 @@ import Dispatch
 import Foundation
 
 extension DataStack {
-    /// A transaction context on the writer queue.
-    func writerContext() -> ObjectContext {
-        let context = ObjectContext(core: core, kind: .transaction, openConnection: { [writer] handle throws(StrataError) in
-            try writer.connection(for: handle)
+    /// A transaction context on a writer lane, writing through the lane's connections.
+    func writerContext(on lane: Writer.Lane) -> ObjectContext {
+        let context = ObjectContext(core: core, kind: .transaction, openConnection: { handle throws(StrataError) in
+            try lane.connection(for: handle)
         }, openReader: { handle throws(StrataError) in
             try handle.backend.reader()
         })
@@ -13,15 +13,15 @@ extension DataStack {
         return context
     }
 
-    /// Runs a transaction body on the writer queue: commit on return, roll back on throw. A
+    /// Runs a transaction body on a writer lane: commit on return, roll back on throw. A
     /// serialization failure or deadlock rolls back and runs the body again, on a fresh
     /// transaction, up to ``conflictAttempts`` times in all.
-    func runTransaction<T, Transaction: BaseDataTransaction>(_ make: (ObjectContext) -> Transaction,
+    func runTransaction<T, Transaction: BaseDataTransaction>(on lane: Writer.Lane, _ make: (ObjectContext) -> Transaction,
                                                             _ body: (Transaction) throws -> T) -> Result<T, StrataError> {
         var attempt = 1
         var importCollisions = 0
         while true {
-            let (result, importCollided) = runAttempt(make, body, locking: attempt > Self.optimisticAttempts)
+            let (result, importCollided) = runAttempt(on: lane, make, body, locking: attempt > Self.optimisticAttempts)
             guard case .failure(let error) = result else { return result }
             if importCollided, importCollisions < Self.importCollisionAttempts {
                 // Another writer created objects this transaction's unique import was creating:
@@ -63,17 +63,18 @@ extension DataStack {
 
     /// Runs a transaction body once; with `locking`, the objects it fetches are locked until it
     /// ends, and each of its statements sees what was committed before it.
-    private func runAttempt<T, Transaction: BaseDataTransaction>(_ make: (ObjectContext) -> Transaction, _ body: (Transaction) throws -> T,
+    private func runAttempt<T, Transaction: BaseDataTransaction>(on lane: Writer.Lane, _ make: (ObjectContext) -> Transaction,
+                                                                _ body: (Transaction) throws -> T,
                                                                 locking: Bool) -> (Result<T, StrataError>, importCollided: Bool) {
-        dispatchPrecondition(condition: .onQueue(writer.queue))
-        let context = writerContext()
+        dispatchPrecondition(condition: .onQueue(lane.queue))
+        let context = writerContext(on: lane)
         context.locksRowsItReads = locking
         let transaction = make(context)
         defer {
             transaction.isFinished = true
             let leftovers = context.reset()
-            // Freed once the writer queue is free again, after the result is on its way.
-            writer.queue.async { withExtendedLifetime(leftovers) {} }
+            // Freed once the lane is free again, after the result is on its way.
+            lane.queue.async { withExtendedLifetime(leftovers) {} }
         }
         do {
             let value = try body(transaction)
@@ -142,23 +143,55 @@ extension DataStack {
     ///
     /// Asynchronous transactions run in the order they were started, each after the previous
     /// one's completion has run (as CoreStore's transaction queue does): a completion sees the
-    /// state its own commit left, not what a transaction started after it did.
+    /// state its own commit left, not what a transaction started after it did. On a stack whose
+    /// storages all write side by side (PostgreSQL), up to their `maximumWriters` run at once,
+    /// started in order, and each completion runs when its own transaction is done.
     public func perform<T: Sendable>(asynchronous task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T,
                                      completion: @escaping @MainActor @Sendable (Result<T, StrataError>) -> Void) {
-        let gate = self.gate
-        gate.enqueue {
-            self.writer.queue.async {
-                switch self.runTransaction(AsynchronousDataTransaction.init, task) {
+        inOrder { done in
+            self.inBackground(task) { result, release in
+                switch result {
                 case .success(let value):
                     self.deliver {
                         completion(.success(value))
-                        gate.done()
+                        release()
+                        done()
                     }
                 case .failure(let error):
                     DispatchQueue.main.async {
                         MainActor.assumeIsolated { completion(.failure(error)) }
-                        gate.done()
+                        release()
+                        done()
                     }
+                }
+            }
+        }
+    }
+
+    /// Starts `start` after every transaction started with a completion handler before it has
+    /// run its completion (CoreStore's order), even on a stack whose transactions run side by
+    /// side; `start` calls `done` once its own completion has run.
+    private func inOrder(_ start: @escaping @Sendable (_ done: @escaping @Sendable () -> Void) -> Void) {
+        guard core.writerCapacity > 1 else { return start({}) }
+        let gate = self.gate
+        gate.enqueue { start { gate.done() } }
+    }
+
+    /// Runs `task` as a transaction on a free writer lane, then `then` with its result on the
+    /// lane. With one lane, `then` gets the `release` of the lane, to call once the completion has
+    /// run (so the next transaction starts after it); with several, the lane is free already.
+    private func inBackground<T: Sendable>(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T,
+                                           then: @escaping @Sendable (Result<T, StrataError>, _ release: @escaping @Sendable () -> Void) -> Void) {
+        let capacity = core.writerCapacity
+        let writer = self.writer
+        writer.acquire(capacity: capacity) { lane in
+            lane.queue.async {
+                let result = self.runTransaction(on: lane, AsynchronousDataTransaction.init, task)
+                if capacity > 1 {
+                    writer.release(lane)
+                    then(result, {})
+                } else {
+                    then(result, { writer.release(lane) })
                 }
             }
         }
@@ -211,20 +244,17 @@ extension DataStack {
     }
 
     private func performReturning<T: Sendable>(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws -> T {
-        let gate = self.gate
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
-            gate.enqueue {
-                self.writer.queue.async {
-                    switch self.runTransaction(AsynchronousDataTransaction.init, task) {
-                    case .success(let value):
-                        self.deliver {
-                            continuation.resume(returning: .success(value))
-                            gate.done()
-                        }
-                    case .failure(let error):
-                        continuation.resume(returning: .failure(error))
-                        gate.done()
+            inBackground(task) { result, release in
+                switch result {
+                case .success:
+                    self.deliver {
+                        continuation.resume(returning: result)
+                        release()
                     }
+                case .failure:
+                    continuation.resume(returning: result)
+                    release()
                 }
             }
         }
@@ -250,8 +280,13 @@ extension DataStack {
     @discardableResult
     public func perform<T>(synchronous task: (SynchronousDataTransaction) throws -> T, waitForAllObservers: Bool) throws -> T {
         if writer.isOnQueue { throw StrataError.synchronousPerformInsideTransaction }
+        // With one lane, the transaction takes its place on it after what is already queued,
+        // without waiting for asynchronous transactions' completions (the caller holds a thread).
+        let capacity = core.writerCapacity
+        let lane = capacity > 1 ? writer.acquireWaiting(capacity: capacity) : writer.first
+        defer { if capacity > 1 { writer.release(lane) } }
         let result = withoutActuallyEscaping(task) { task in
-            UncheckedBox(writer.queue.sync { UncheckedBox(self.runTransaction(SynchronousDataTransaction.init, task)) }.value)
+            UncheckedBox(lane.queue.sync { UncheckedBox(self.runTransaction(on: lane, SynchronousDataTransaction.init, task)) }.value)
         }.value
         switch result {
         case .success(let value):
