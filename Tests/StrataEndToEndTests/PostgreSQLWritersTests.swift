@@ -141,11 +141,93 @@ struct PostgreSQLWritersTests {
         }
     }
 
+    /// Nine transactions of one stack, each waiting inside until three have entered: the first
+    /// three can only finish if the stack runs three side by side, and it never runs a fourth.
+    @Test func aStacksTransactionsRunSideBySideUpToItsMaximum() async throws {
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: Postgres.newDatabaseURL("lanes"), maximumWriters: 3))
+        let gauge = TransactionsInside()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<9 {
+                group.addTask {
+                    try await stack.perform { transaction in
+                        gauge.enter()
+                        transaction.create(Into<Product>()).sku = "S\(index)"
+                        // Bounded so that a stack running one at a time fails instead of hanging.
+                        gauge.wait(untilEntered: 3, atMost: .seconds(20))
+                        gauge.leave()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(gauge.most == 3)
+        #expect(try stack.fetchCount(From<Product>()) == 9)
+    }
+
+    /// Sixteen tasks of one stack add to one product and to one of their own at once: the main
+    /// context's objects, held from before, end exactly where the database does, whatever order
+    /// the commits were logged in.
+    @Test func theMainContextKeepsUpWithCommitsSideBySide() async throws {
+        let url = try Postgres.newDatabaseURL("keeps-up")
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: url))
+        try await stack.perform { transaction in
+            for sku in ["hot"] + (0..<16).map({ "own-\($0)" }) { transaction.create(Into<Product>()).sku = sku }
+        }
+        let held = try stack.fetchAll(From<Product>().orderBy(.ascending(\.sku)))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<16 {
+                group.addTask {
+                    for _ in 0..<10 {
+                        try await stack.perform { transaction in
+                            try transaction.fetchOne(From<Product>().where(\.sku == "hot"))?.stock += 1
+                            try transaction.fetchOne(From<Product>().where(\.sku == "own-\(task)"))?.stock += 1
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let fresh = DataStack(Shop.schemaHistory)
+        try await fresh.addStorage(PostgreSQLStore(url: url))
+        let stored = try fresh.fetchAll(From<Product>().orderBy(.ascending(\.sku))).map { "\($0.sku) \($0.stock)" }
+        #expect(stored.first == "hot 160" && stored.dropFirst().allSatisfy { $0.hasSuffix(" 10") })
+        #expect(held.map { "\($0.sku) \($0.stock)" } == stored)
+    }
+
     @Test func sequenceNamesAreShortAndDistinct() {
         let long = String(repeating: "VeryLongEntityName", count: 5)
         let names = [PostgreSQLRowIDs.sequenceName(table: long + "A"), PostgreSQLRowIDs.sequenceName(table: long + "B")]
         #expect(names.allSatisfy { $0.count == 27 && $0.hasPrefix("strata_ids_") })
         #expect(names[0] != names[1])
+    }
+}
+/// How many transactions are inside at once, and the most there were.
+private final class TransactionsInside: Sendable {
+    private let inside = Atomic(0)
+    private let entered = Atomic(0)
+    private let highest = Atomic(0)
+
+    var most: Int { highest.load(ordering: .relaxed) }
+
+    func enter() {
+        entered.add(1, ordering: .relaxed)
+        let now = inside.add(1, ordering: .relaxed).newValue
+        var seen = highest.load(ordering: .relaxed)
+        while seen < now {
+            let (exchanged, original) = highest.compareExchange(expected: seen, desired: now, ordering: .relaxed)
+            if exchanged { break }
+            seen = original
+        }
+    }
+
+    func leave() { inside.subtract(1, ordering: .relaxed) }
+
+    /// Waits (blocking the thread) until `count` have entered in all, or `limit` has passed.
+    func wait(untilEntered count: Int, atMost limit: Duration) {
+        let deadline = ContinuousClock.now + limit
+        while entered.load(ordering: .relaxed) < count, ContinuousClock.now < deadline { usleep(1_000) }
     }
 }
 #endif
