@@ -86,21 +86,31 @@ final class PostgreSQLBatch: PostgreSQLBinding {
 
     /// Sends the waiting rows (the connection calls this before its next other statement).
     func send() throws(StrataError) {
+        _ = try send(followedBy: nil)
+    }
+
+    /// Sends the waiting rows in the statement that runs `select` (`WITH strata_write AS (the
+    /// rows' statement) SELECT ...`): one round trip for both, such as a commit's last rows and
+    /// its mark. Nil when no rows waited or they went one statement each; `select` is then the
+    /// caller's to run.
+    func send(followedBy select: String?) throws(StrataError) -> PostgreSQLConnection.Result? {
         connection.didSend(self)
-        guard count > 0 else { return }
+        guard count > 0 else { return nil }
         let rows = columns
         discard()
         var arrays: [PostgreSQLArray] = []
         for (column, values) in zip(write.columns, rows) {
             guard let array = PostgreSQLArray(column.type, values: values) else {
                 try sendOneByOne(rows)
-                return
+                return nil
             }
             arrays.append(array)
         }
         var bindings = PostgresBindings(capacity: arrays.count)
         for array in arrays { bindings.append(array, context: .default) }
-        try connection.send(PostgresQuery(unsafeSQL: batchSQL, binds: bindings), as: write.sql)
+        let sql = select.map { "WITH strata_write AS (" + batchSQL + ") " + $0 } ?? batchSQL
+        let result = try connection.send(PostgresQuery(unsafeSQL: sql, binds: bindings), as: write.sql)
+        return select == nil ? nil : result
     }
 
     /// Forgets the waiting rows (their transaction rolled back).

@@ -199,11 +199,17 @@ final class PostgreSQLConnection: DatabaseConnection {
 
     /// The transaction's id (assigned by its first write), in the statement that also notifies
     /// ``commitChannel``'s listeners with it when the store notifies (PostgreSQL delivers the
-    /// notification when, and only if, the transaction commits).
+    /// notification when, and only if, the transaction commits). Rows of a batched write still
+    /// waiting go in the same statement, so a one-object transaction takes three round trips:
+    /// `BEGIN`, its row with this mark, `COMMIT`.
     func markCommit() throws(StrataError) -> Int64 {
         let id = "CAST(CAST(pg_current_xact_id() AS text) AS bigint)"
         let sql = notifiesCommits ? "SELECT \(id), pg_notify('\(Self.commitChannel)', CAST(pg_current_xact_id() AS text))" : "SELECT \(id)"
-        guard let value = try query(sql).rows.first?.first, let mark = Int64(sqlValue: value) else {
+        var fused: Result?
+        if let pending, !isBroken { fused = try pending.send(followedBy: sql) }
+        let result: Result
+        if let fused { result = fused } else { result = try query(sql) }
+        guard let value = result.rows.first?.first, let mark = Int64(sqlValue: value) else {
             throw .server(code: "?", message: "the server did not return the transaction's id", sql: sql)
         }
         return mark

@@ -4,7 +4,9 @@ import Strata
 import StrataPostgres
 
 /// `pg-throughput`: four processes writing small transactions at once (one new item each), as
-/// four app servers sharing a database do. Each contender's four children connect first, then
+/// four app servers sharing a database do; `STRATA_BENCH_PROCESSES` sets how many processes and
+/// `STRATA_BENCH_TASKS` how many concurrent tasks each process writes from (1), as a server's
+/// request handlers do (raw postgres-nio then opens a connection per task). Each contender's four children connect first, then
 /// start together; the figure is the wall time from the start to the last child's end, and the
 /// transactions per second that gives.
 ///
@@ -13,6 +15,8 @@ import StrataPostgres
 enum PostgresThroughput {
     /// Processes writing at once (`STRATA_BENCH_PROCESSES`, 4 by default).
     static let processes = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_PROCESSES"] ?? "") ?? 4
+    /// Concurrent tasks per process (`STRATA_BENCH_TASKS`, 1 by default).
+    static let tasks = max(1, Int(ProcessInfo.processInfo.environment["STRATA_BENCH_TASKS"] ?? "") ?? 1)
     /// Transactions per process.
     static var transactions: Int { scaled(500) }
 
@@ -42,7 +46,7 @@ enum PostgresThroughput {
             let perSecond = Double(processes * transactions) / (value / 1000)
             print("BENCH workload=pg-throughput contender=\(contender) median_ms=\(String(format: "%.2f", value)) "
                   + "ratio_vs_raw=\(String(format: "%.2f", rawMedian > 0 ? value / rawMedian : 0)) "
-                  + "transactions_per_s=\(String(format: "%.0f", perSecond)) processes=\(processes) load=\(loadAverage())")
+                  + "transactions_per_s=\(String(format: "%.0f", perSecond)) processes=\(processes) tasks=\(tasks) load=\(loadAverage())")
         }
         return !failed
     }
@@ -113,25 +117,42 @@ enum PostgresThroughput {
         guard let url = PostgresBench.url, let path = ProcessInfo.processInfo.environment["STRATA_BENCH_THROUGHPUT_PATH"] else { return }
         let index = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_THROUGHPUT_INDEX"] ?? "") ?? 0
         let rows = (0..<transactions).map { Row.make(index * transactions + $0) }
+        // Each task writes every `tasks`-th row.
+        let shares = (0..<tasks).map { task in stride(from: task, to: rows.count, by: tasks).map { rows[$0] } }
         if contender == "strata-pg" {
             let stack = DataStack(Bench.schemaHistory)
             try await stack.addStorage(PostgreSQLStore(url: url, schema: PostgresBench.schema(path)))
             waitForGo()
-            for row in rows {
-                try await stack.perform { StrataContender.fill($0.create(Into<Item>()), from: row) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for share in shares {
+                    group.addTask {
+                        for row in share {
+                            try await stack.perform { StrataContender.fill($0.create(Into<Item>()), from: row) }
+                        }
+                    }
+                }
+                try await group.waitForAll()
             }
         } else {
-            let connection = try await RawPostgresContender(url: url).connect(path)
+            var connections: [PostgresConnection] = []
+            for _ in shares { connections.append(try await RawPostgresContender(url: url).connect(path)) }
             waitForGo()
-            for row in rows {
-                try await connection.query("BEGIN", logger: PostgresBench.logger)
-                try await connection.query("""
-                    INSERT INTO item (id, code, name, score, category, created_at)
-                    VALUES (nextval('item_ids'), \(row.code), \(row.name), \(row.score), \(row.category), \(row.createdAt.timeIntervalSinceReferenceDate))
-                    """, logger: PostgresBench.logger)
-                try await connection.query("COMMIT", logger: PostgresBench.logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (connection, share) in zip(connections, shares) {
+                    group.addTask {
+                        for row in share {
+                            try await connection.query("BEGIN", logger: PostgresBench.logger)
+                            try await connection.query("""
+                                INSERT INTO item (id, code, name, score, category, created_at)
+                                VALUES (nextval('item_ids'), \(row.code), \(row.name), \(row.score), \(row.category), \(row.createdAt.timeIntervalSinceReferenceDate))
+                                """, logger: PostgresBench.logger)
+                            try await connection.query("COMMIT", logger: PostgresBench.logger)
+                        }
+                        try await connection.close()
+                    }
+                }
+                try await group.waitForAll()
             }
-            try await connection.close()
         }
     }
 
