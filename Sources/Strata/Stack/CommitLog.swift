@@ -93,6 +93,14 @@ final class CommitLog: Sendable {
         }
     }
 
+    /// Forgets every logged part, for a main context that has nothing to apply them to.
+    func dropAll() {
+        state.withLock { state in
+            state.parts.removeAll()
+            state.size = 0
+        }
+    }
+
     /// The storages with logged parts.
     var storages: [Int32] {
         state.withLock { Array($0.parts.keys) + Array($0.overflowed) }

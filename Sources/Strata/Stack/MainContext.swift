@@ -102,6 +102,7 @@ final class MainContext {
     /// Brings the objects of a storage to the state of a snapshot that has just started.
     private func snapshotStarted(_ storage: Int32, _ connection: any DatabaseConnection) throws(StrataError) {
         defer { context.flushObservation() }
+        if !core.mainContextHasRead.load(ordering: .relaxed) { core.mainContextHasRead.store(true, ordering: .relaxed) }
         if connection.writesSideBySide { return try serverSnapshotStarted(storage, connection) }
         let counter = try ObjectContext.commitCount(connection)
         let (parts, overflowed) = core.commits.take(storage, upTo: counter)

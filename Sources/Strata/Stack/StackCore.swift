@@ -53,6 +53,10 @@ final class StackCore: Sendable {
     let readers = ReaderPool()
     /// This stack's commits, until the main context applies them.
     let commits = CommitLog()
+    /// Whether the main context has read a storage (set on its first read, never cleared). Until
+    /// then a transaction that writes side by side need not wait for it to catch up: it has no
+    /// objects to bring up to date, and its first read starts from a snapshot of its own.
+    let mainContextHasRead = Atomic(false)
     /// The changes of each commit, for `DataStack.changes`.
     let changes = ChangeBroadcaster()
     private let storageList = Mutex<[StorageHandle]>([])

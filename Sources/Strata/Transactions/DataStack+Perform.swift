@@ -116,6 +116,13 @@ extension DataStack {
         }
     }
 
+    /// Whether a commit need not wait for the main context: every storage writes side by side
+    /// (where the main context takes commits from its snapshots) and the main context has never
+    /// read, so it has no object to bring up to date.
+    var mainContextNeedNotCatchUp: Bool {
+        core.writerCapacity > 1 && !core.mainContextHasRead.load(ordering: .relaxed)
+    }
+
     /// Brings the main context up to date, then runs `then`, on the main actor in commit order.
     func deliver(then: @escaping @MainActor @Sendable () -> Void) {
         let main = self.main
@@ -247,6 +254,11 @@ extension DataStack {
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
             inBackground(task) { result, release in
                 switch result {
+                case .success where self.mainContextNeedNotCatchUp:
+                    // Nothing of the main context to bring up to date: no hop to the main actor.
+                    self.core.commits.dropAll()
+                    continuation.resume(returning: result)
+                    release()
                 case .success:
                     self.deliver {
                         continuation.resume(returning: result)
