@@ -393,6 +393,10 @@ final class PostgreSQLConnection: DatabaseConnection {
     static func reason(_ error: any Error) -> String {
         guard let error = error as? PSQLError else { return String(describing: error) }
         if let info = error.serverInfo, let message = info[.message] {
+            if info[.sqlState] == "53300" {
+                return message + " (SQLSTATE 53300): the server has no connection left for this app; raise its max_connections "
+                    + "(or the role's or database's CONNECTION LIMIT), or lower maximumWriters across the app servers"
+            }
             return message + (info[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
         }
         switch error.code {

@@ -21,6 +21,16 @@ struct PostgreSQLWritersTests {
         return try #require(connection as? PostgreSQLConnection)
     }
 
+    /// Two stacks, as two app servers, on one new database.
+    private func twoStacks(onOneDatabase prefix: String) async throws -> (DataStack, DataStack) {
+        let url = try Postgres.newDatabaseURL(prefix)
+        let first = DataStack(Shop.schemaHistory)
+        try await first.addStorage(PostgreSQLStore(url: url))
+        let second = DataStack(Shop.schemaHistory)
+        try await second.addStorage(PostgreSQLStore(url: url))
+        return (first, second)
+    }
+
     /// The ID descriptions of new products, created in one transaction.
     private func create(_ count: Int, in stack: DataStack) async throws -> [String] {
         try await stack.perform { transaction in
@@ -47,11 +57,7 @@ struct PostgreSQLWritersTests {
     }
 
     @Test func idsComeFromTheServerInBlocksThatNoTwoStacksShare() async throws {
-        let url = try Postgres.newDatabaseURL("blocks")
-        let first = DataStack(Shop.schemaHistory)
-        try await first.addStorage(PostgreSQLStore(url: url))
-        let second = DataStack(Shop.schemaHistory)
-        try await second.addStorage(PostgreSQLStore(url: url))
+        let (first, second) = try await twoStacks(onOneDatabase: "blocks")
         #expect(try await create(3, in: first) == ["Product#1", "Product#2", "Product#3"])
         // The first stack's block runs to 32; the second reserves the next one.
         #expect(try await create(2, in: second) == ["Product#33", "Product#34"])
@@ -97,11 +103,7 @@ struct PostgreSQLWritersTests {
     /// Two app servers import the same new IDs at the same moment, round after round: each ID
     /// ends as one row, holding one server's values whole, and neither sees an error.
     @Test func twoServersImportingTheSameIDsAtOnceEndWithOneRowEach() async throws {
-        let url = try Postgres.newDatabaseURL("imports")
-        let first = DataStack(Shop.schemaHistory)
-        try await first.addStorage(PostgreSQLStore(url: url))
-        let second = DataStack(Shop.schemaHistory)
-        try await second.addStorage(PostgreSQLStore(url: url))
+        let (first, second) = try await twoStacks(onOneDatabase: "imports")
         let rounds = 12
         for round in 0..<rounds {
             let skus = (0..<20).map { "R\(round)-\($0)" }
@@ -166,6 +168,26 @@ struct PostgreSQLWritersTests {
         }
         #expect(gauge.most == 3)
         #expect(try stack.fetchCount(From<Product>()) == 9)
+    }
+
+    /// A server (here a role) with no connection left is named with the setting to change, and
+    /// nothing is added.
+    @Test func aServerWithNoConnectionLeftNamesTheSetting() async throws {
+        let server = try Postgres.server()
+        let (database, _) = try Postgres.newDatabase("limited")
+        let role = "limited_\(database)"
+        _ = try server.psql("CREATE ROLE \(role) LOGIN CONNECTION LIMIT 1", database: database)
+        let url = "postgres://\(role)@/\(database)?host=\(server.socketFolder)"
+        let held = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
+        defer { held.close() }
+        let stack = DataStack(Shop.schemaHistory)
+        let address = try PostgreSQLAddress(url: url)
+        await #expect(throws: StrataError.serverUnavailable(server: address.server, database: database, reason:
+            "too many connections for role \"\(role)\" (SQLSTATE 53300): the server has no connection left for this app; raise its "
+            + "max_connections (or the role's or database's CONNECTION LIMIT), or lower maximumWriters across the app servers")) {
+            try await stack.addStorage(PostgreSQLStore(url: url))
+        }
+        #expect(stack.core.storages.isEmpty)
     }
 
     /// Sixteen tasks of one stack add to one product and to one of their own at once: the main

@@ -27,7 +27,7 @@ struct TransactionSnapshotTests {
     /// snapshots taken along the way counts exactly the transactions that completed between them.
     @Test(arguments: 1...40)
     func completedTransactionsAreCountedBetweenAnyTwoSnapshots(seed: UInt64) {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix(state: seed)
         var next: Int64 = 100
         var running: Set<Int64> = []
         var completedAt: [Int64: Int] = [:]
@@ -56,20 +56,5 @@ struct TransactionSnapshotTests {
                 }
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so each seed replays the same history.
-private struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }
