@@ -21,13 +21,15 @@ public struct PostgreSQLStore: StorageInterface {
     public let configuration: String?
     /// How the stack learns of commits other app servers make.
     public let externalCommits: ExternalCommits
-    /// How long a transaction waits for a row another transaction is changing before it fails
-    /// with `StrataError.storeBusy(file:milliseconds:)`, as a `SQLiteStore`'s `busyTimeout` does.
+    /// How long a transaction waits for a row another transaction is changing, or for one of its
+    /// stack's writer connections, before it fails with `StrataError.storeBusy(file:milliseconds:)`,
+    /// as a `SQLiteStore`'s `busyTimeout` does.
     /// Opening waits for another server's migration without limit.
     public let busyTimeout: Duration
     /// How many transactions of one stack write at once, each on a connection of its own (8
-    /// unless given); more wait their turn. Transactions of a stack with a SQLite store besides
-    /// run one at a time.
+    /// unless given); more wait their turn, up to `busyTimeout`, then fail with
+    /// `StrataError.storeBusy` having run nothing. Transactions of a stack with a SQLite store
+    /// besides run one at a time.
     public let maximumWriters: Int
     /// The PostgreSQL schema that holds its tables, created when missing. Each configuration of a
     /// model is a store of its own, so the stores of several configurations can share one

@@ -190,6 +190,44 @@ struct PostgreSQLWritersTests {
         #expect(stack.core.storages.isEmpty)
     }
 
+    /// Past its writers, a transaction waits for one up to the busy timeout, then fails with
+    /// `storeBusy` having run nothing; the others go on.
+    @Test func aTransactionWaitsForAWriterUpToTheBusyTimeout() async throws {
+        let stack = DataStack(Shop.schemaHistory)
+        let store = try await stack.addStorage(PostgreSQLStore(url: Postgres.newDatabaseURL("writers-busy"), busyTimeout: .milliseconds(200),
+                                                               maximumWriters: 2))
+        let gauge = TransactionsInside()
+        // Detached: the holders must not wait for this test's actor, which waits for them below.
+        let holding = Task.detached {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<2 {
+                    group.addTask {
+                        try await stack.perform { transaction in
+                            gauge.enter()
+                            transaction.create(Into<Product>()).sku = "held-\(index)"
+                            gauge.wait(untilEntered: 3, atMost: .seconds(30))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        gauge.wait(untilEntered: 2, atMost: .seconds(30))
+        let busy = StrataError.storeBusy(file: store.description.dropFirst("PostgreSQLStore(".count).dropLast().description, milliseconds: 200)
+        let ran = Atomic(false)
+        await #expect(throws: busy) {
+            try await stack.perform { _ in ran.store(true, ordering: .relaxed) }
+        }
+        #expect(throws: busy) {
+            try stack.perform(synchronous: { _ in ran.store(true, ordering: .relaxed) })
+        }
+        let didRun = ran.load(ordering: .relaxed)
+        #expect(!didRun)
+        gauge.enter()
+        try await holding.value
+        #expect(try stack.fetchCount(From<Product>()) == 2)
+    }
+
     /// Sixteen tasks of one stack add to one product and to one of their own at once: the main
     /// context's objects, held from before, end exactly where the database does, whatever order
     /// the commits were logged in.

@@ -92,6 +92,14 @@ final class StackCore: Sendable {
         storages.map(\.backend.maximumWriters).min() ?? 1
     }
 
+    /// How long a transaction waits for a writer lane when all are in use, and the error when it
+    /// waited that long: the longest busy timeout of the stack's server storages.
+    var writerWait: (timeout: Duration, busy: StrataError) {
+        let waits = storages.compactMap { storage in (storage.backend as? any ServerBackend).map { (storage.displayName, $0.busyTimeoutMilliseconds) } }
+        let (name, milliseconds) = waits.max { $0.1 < $1.1 } ?? (storages.first?.displayName ?? "", 5_000)
+        return (.milliseconds(milliseconds), .storeBusy(file: name, milliseconds: milliseconds))
+    }
+
     /// The configurations of the current version, `Default` holding every entity.
     var configurationNames: [String] {
         ["Default"] + history.currentVersion.configurations.keys.sorted().filter { $0 != "Default" }

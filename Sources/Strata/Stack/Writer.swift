@@ -40,10 +40,17 @@ final class Writer: Sendable {
         }
     }
 
+    /// A transaction waiting for a lane.
+    private struct Waiter {
+        let id: UInt64
+        let work: @Sendable (Lane) -> Void
+    }
+
     private struct State {
         var lanes: [Lane]
         var busy: Set<Int> = []
-        var waiting: [@Sendable (Lane) -> Void] = []
+        var waiting: [Waiter] = []
+        var nextWaiter: UInt64 = 0
     }
 
     private static let key = DispatchSpecificKey<UInt>()
@@ -66,23 +73,45 @@ final class Writer: Sendable {
 
     /// Runs `work` with a lane no other transaction holds, at once or as soon as one is released,
     /// in the order asked; lanes are made as needed, up to `capacity`. `work` must call
-    /// ``release(_:)`` exactly once.
-    func acquire(capacity: Int, _ work: @escaping @Sendable (Lane) -> Void) {
-        let lane = state.withLock { state -> Lane? in
+    /// ``release(_:)`` exactly once. With a `timeout`, a transaction still waiting when it ends
+    /// runs `timedOut` instead, and never gets a lane.
+    func acquire(capacity: Int, timeout: Duration? = nil, _ work: @escaping @Sendable (Lane) -> Void,
+                 timedOut: @escaping @Sendable () -> Void = {}) {
+        let (lane, waiter) = take(capacity: capacity, work)
+        if let lane { return work(lane) }
+        guard let timeout, let waiter else { return }
+        Task.detached { [self] in
+            try? await Task.sleep(for: timeout)
+            if stopWaiting(waiter) { timedOut() }
+        }
+    }
+
+    /// A free lane (made when there are fewer than `capacity`), or the id `work` waits under.
+    private func take(capacity: Int, _ work: @escaping @Sendable (Lane) -> Void) -> (Lane?, UInt64?) {
+        state.withLock { state -> (Lane?, UInt64?) in
             if let free = state.lanes.first(where: { $0.index < capacity && !state.busy.contains($0.index) }) {
                 state.busy.insert(free.index)
-                return free
+                return (free, nil)
             }
             if state.lanes.count < capacity {
                 let lane = Lane(label: label, index: state.lanes.count, token: token)
                 state.lanes.append(lane)
                 state.busy.insert(lane.index)
-                return lane
+                return (lane, nil)
             }
-            state.waiting.append(work)
-            return nil
+            state.nextWaiter += 1
+            state.waiting.append(Waiter(id: state.nextWaiter, work: work))
+            return (nil, state.nextWaiter)
         }
-        if let lane { work(lane) }
+    }
+
+    /// Removes a waiting transaction; false when it was given a lane already.
+    private func stopWaiting(_ id: UInt64) -> Bool {
+        state.withLock { state in
+            guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return false }
+            state.waiting.remove(at: index)
+            return true
+        }
     }
 
     /// Frees a lane, handing it to the first transaction waiting for one.
@@ -92,20 +121,26 @@ final class Writer: Sendable {
                 state.busy.remove(lane.index)
                 return nil
             }
-            return state.waiting.removeFirst()
+            return state.waiting.removeFirst().work
         }
         next?(lane)
     }
 
-    /// Waits (blocking the caller) for a lane, as ``acquire(capacity:_:)`` gives it.
-    func acquireWaiting(capacity: Int) -> Lane {
+    /// Waits (blocking the caller) for a lane, as ``acquire(capacity:timeout:_:timedOut:)`` gives
+    /// it; nil when `timeout` ended first.
+    func acquireWaiting(capacity: Int, timeout: Duration) -> Lane? {
         let given = Mutex<Lane?>(nil)
         let semaphore = DispatchSemaphore(value: 0)
-        acquire(capacity: capacity) { lane in
+        let (lane, waiter) = take(capacity: capacity) { lane in
             given.withLock { $0 = lane }
             semaphore.signal()
         }
-        semaphore.wait()
-        return given.withLock { $0! }
+        if let lane { return lane }
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+        if semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut, let waiter, stopWaiting(waiter) { return nil }
+        // Given a lane meanwhile (perhaps just as the wait ended): it is this caller's.
+        if given.withLock({ $0 == nil }) { semaphore.wait() }
+        return given.withLock { $0 }
     }
 }

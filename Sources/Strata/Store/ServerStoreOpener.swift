@@ -41,6 +41,10 @@ package protocol ServerBackend: StoreBackend {
     /// creates the SQL functions Strata's queries call that the server lacks.
     func prepare(_ connection: any DatabaseConnection) throws(StrataError)
 
+    /// How long a transaction waits for a row another transaction is changing, and for one of
+    /// its stack's writer connections when all are in use, in milliseconds.
+    var busyTimeoutMilliseconds: Int { get }
+
     /// Readies a database that holds this store at the current version, still under the
     /// migration lock: what its row-id source needs for `tables` (the store's tables).
     func finishOpening(_ connection: any DatabaseConnection, tables: [String]) throws(StrataError)

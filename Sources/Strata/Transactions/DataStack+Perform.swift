@@ -191,7 +191,9 @@ extension DataStack {
                                            then: @escaping @Sendable (Result<T, StrataError>, _ release: @escaping @Sendable () -> Void) -> Void) {
         let capacity = core.writerCapacity
         let writer = self.writer
-        writer.acquire(capacity: capacity) { lane in
+        // Side by side, a transaction waits for a lane up to the busy timeout, as for a row.
+        let wait = capacity > 1 ? core.writerWait : nil
+        writer.acquire(capacity: capacity, timeout: wait?.timeout, { lane in
             lane.queue.async {
                 let result = self.runTransaction(on: lane, AsynchronousDataTransaction.init, task)
                 if capacity > 1 {
@@ -201,7 +203,9 @@ extension DataStack {
                     then(result, { writer.release(lane) })
                 }
             }
-        }
+        }, timedOut: {
+            if let wait { then(.failure(wait.busy), {}) }
+        })
     }
 
     /// Runs a transaction in the background with separate success and failure handlers.
@@ -295,7 +299,14 @@ extension DataStack {
         // With one lane, the transaction takes its place on it after what is already queued,
         // without waiting for asynchronous transactions' completions (the caller holds a thread).
         let capacity = core.writerCapacity
-        let lane = capacity > 1 ? writer.acquireWaiting(capacity: capacity) : writer.first
+        let lane: Writer.Lane
+        if capacity > 1 {
+            let wait = core.writerWait
+            guard let given = writer.acquireWaiting(capacity: capacity, timeout: wait.timeout) else { throw wait.busy }
+            lane = given
+        } else {
+            lane = writer.first
+        }
         defer { if capacity > 1 { writer.release(lane) } }
         let result = withoutActuallyEscaping(task) { task in
             UncheckedBox(lane.queue.sync { UncheckedBox(self.runTransaction(on: lane, SynchronousDataTransaction.init, task)) }.value)
