@@ -170,6 +170,28 @@ struct PostgreSQLWritersTests {
         #expect(try stack.fetchCount(From<Product>()) == 9)
     }
 
+    /// A statement the server cancels at its `statement_timeout` fails its transaction whole,
+    /// with the server's words and SQLSTATE, and is not run again (it is no conflict).
+    @Test func aStatementTimeoutFailsTheTransactionWhole() async throws {
+        let (database, url) = try Postgres.newDatabase("timeout")
+        _ = try Postgres.server().psql("ALTER DATABASE \(database) SET statement_timeout = '100ms'", database: database)
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: url))
+        let runs = Atomic(0)
+        let error = await #expect(throws: StrataError.self) {
+            try await stack.perform { transaction in
+                runs.add(1, ordering: .relaxed)
+                transaction.create(Into<Product>()).sku = "A"
+                _ = try transaction.fetchAll(From<Product>().where(Where(sql: "pg_sleep(1) IS NOT NULL")))
+            }
+        }
+        guard case .server(let code, let message, _)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(code == "57014" && message == "canceling statement due to statement timeout")
+        let attempts = runs.load(ordering: .relaxed)
+        #expect(attempts == 1)
+        #expect(try stack.fetchCount(From<Product>()) == 0)
+    }
+
     /// A server (here a role) with no connection left is named with the setting to change, and
     /// nothing is added.
     @Test func aServerWithNoConnectionLeftNamesTheSetting() async throws {
