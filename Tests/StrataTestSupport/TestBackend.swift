@@ -19,6 +19,8 @@ public enum TestBackend: String, Sendable {
 /// A fresh, empty store of the current backend: an in-memory SQLite store, or a new database on
 /// the throwaway PostgreSQL server.
 public func freshStore(configuration: String? = nil) throws -> any StorageInterface {
+    // The tests' logger keeps what the store's transactions log, whichever test runs first.
+    TestLog.install()
     switch TestBackend.current {
     case .sqlite: return InMemoryStore(configuration: configuration)
     case .postgresql: return try postgreSQLStore(url: try Postgres.newDatabaseURL("runtime"), configuration: configuration)
