@@ -80,7 +80,7 @@ extension ObjectContext {
     /// side by side, from the stack's counters otherwise. A failure is reported by the commit; the
     /// object meanwhile gets an id no row has.
     private func reserveRowIDs(_ table: StackCore.TableKey, count: Int64) -> Range<Int64> {
-        guard let source = core.storages.first(where: { $0.index == table.storage })?.rowIDs else {
+        guard let source = core.rowIDSource(of: table.storage) else {
             return core.reserveRowIDs(table, count: count)
         }
         do {
@@ -103,7 +103,7 @@ extension ObjectContext {
 
     /// Whether a storage's row ids come from its server (its writers run side by side).
     private func idsFromServer(_ storage: Int32) -> Bool {
-        core.storages.first { $0.index == storage }?.rowIDs != nil
+        core.rowIDSource(of: storage) != nil
     }
 
     /// Deletes an object of this context, applying its relationships' delete rules.
@@ -215,9 +215,12 @@ extension ObjectContext {
 
     /// Writes the changed columns of changed objects, a run of statements per set of columns.
     private func updateDirty(skipping conflicts: Set<ObjectKey>) throws(StrataError) {
-        // In key order, so that writers changing the same rows lock them in the same order.
-        let changed = dirtyWritten.values.filter { $0.layout != nil && !$0.dirty.isEmpty && !conflicts.contains($0.key) }
-            .sorted { ($0.key.storage, $0.key.table, $0.key.rowID) < ($1.key.storage, $1.key.table, $1.key.rowID) }
+        var changed = dirtyWritten.values.filter { $0.layout != nil && !$0.dirty.isEmpty && !conflicts.contains($0.key) }
+        // On a server whose writers run side by side, in key order, so that writers changing the
+        // same rows lock them in the same order (SQLite's single writer needs no order).
+        if changed.contains(where: { idsFromServer($0.key.storage) }) {
+            changed.sort { ($0.key.storage, $0.key.table, $0.key.rowID) < ($1.key.storage, $1.key.table, $1.key.rowID) }
+        }
         for object in WriteRuns.grouped(changed, by: { WriteRuns.UpdateKey(object: $0) }) {
             guard let layout = object.layout else { continue }
             let shape = UpdateShape(layout: ObjectIdentifier(layout), columns: object.dirty)

@@ -19,8 +19,9 @@ package enum CommitProbeFinding: Sendable, Equatable {
     case moved
 }
 
-/// The part of a probe every backend shares: compares the store's commit count with the last
-/// one seen and with this stack's own.
+/// The part of a probe of a store that counts its commits (SQLite's; a server whose writers run
+/// side by side marks them with transaction ids instead): compares the store's commit count with
+/// the last one seen and with this stack's own.
 package struct CommitCountComparison: Sendable {
     /// The count the last read found.
     private var lastCount: Int64?

@@ -86,6 +86,12 @@ final class StackCore: Sendable {
     /// The storages added so far.
     var storages: [StorageHandle] { storageList.withLock { $0 } }
 
+    /// Where a storage's row ids come from when its server hands them out; nil when the stack
+    /// counts them itself.
+    func rowIDSource(of storage: Int32) -> (any RowIDSource)? {
+        storages.first { $0.index == storage }?.rowIDs
+    }
+
     /// How many transactions of the stack may run at once: the least any storage allows (one
     /// unless every storage writes side by side), and one before any storage is added.
     var writerCapacity: Int {
