@@ -1,5 +1,6 @@
 // Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
 #if PostgreSQL
+import Foundation
 import Strata
 
 /// The connections of a ``PostgreSQLStore``: each reaches the store's database and names tables
@@ -12,14 +13,39 @@ struct PostgreSQLBackend: ServerBackend {
     let busyTimeoutMilliseconds: Int
     /// How many transactions of one stack write at once.
     let maximumWriters: Int
+    /// Whether the connections reach a pooler in transaction mode, so that no setting may outlive
+    /// a transaction (see ``PostgreSQLStore/Pooler``).
+    let sessionless: Bool
+    /// Where the connection that listens for commits connects when the store's URL reaches a
+    /// pooler in transaction mode (nil: it polls through the pooler).
+    let directAddress: PostgreSQLAddress?
 
     var dialect: SQLDialect { .postgresql }
 
     /// A connection in the store's schema.
     func connect() throws(StrataError) -> PostgreSQLConnection {
-        let connection = try PostgreSQLConnection.connect(address)
+        let connection = try PostgreSQLConnection.connect(address, sessionless: sessionless)
         if let schema { try connection.use(schema: schema) }
         return connection
+    }
+
+    /// A connection that names no table (so in no schema), for the server's own functions:
+    /// `nextval` of a qualified sequence, the server's snapshot.
+    func connectOutsideSchema() throws(StrataError) -> PostgreSQLConnection {
+        try PostgreSQLConnection.connect(address, sessionless: sessionless)
+    }
+
+    /// How the stack learns of other app servers' commits: ``PostgreSQLStore/ExternalCommits/polled``
+    /// behind a pooler in transaction mode with no address to listen at, the store's choice otherwise.
+    var commitDiscovery: PostgreSQLStore.ExternalCommits {
+        sessionless && directAddress == nil ? .polled : externalCommits
+    }
+
+    /// A connection that keeps its session (for `LISTEN`, the migration lock): to
+    /// ``directAddress`` when there is one.
+    func connectDirectly() throws(StrataError) -> PostgreSQLConnection {
+        guard let directAddress else { return try connectOutsideSchema() }
+        return try PostgreSQLConnection.connect(directAddress, sessionless: false)
     }
 
     func reader() throws(StrataError) -> any DatabaseConnection {
@@ -48,16 +74,30 @@ struct PostgreSQLBackend: ServerBackend {
         try PostgreSQLRowIDs.createMissingSequences(connection, tables: tables)
     }
 
-    /// A session-level advisory lock: taken before the store is
-    /// checked, released once it is created or migrated (or the check failed). The schema is
-    /// created first when missing, so that the check finds it (empty).
+    /// An advisory lock held by a transaction of a connection of its own, left open from before
+    /// the store is checked until it is created or migrated (or the check failed); the server
+    /// releases it if this process dies. Behind a pooler in transaction mode without a direct
+    /// address, that transaction holds one of the pooler's server connections, so a server that
+    /// finds the lock taken ends its transaction and tries again every 50 ms rather than hold one
+    /// while it waits. The schema is created first when missing, so that the check finds it (empty).
     func withMigrationLock(on connection: any DatabaseConnection, _ body: () throws(StrataError) -> Void) throws(StrataError) {
         let key = PostgreSQLConnection.lockKey(Self.migrationLockKey, schema: schema)
-        // Another server's migration may take minutes: wait for it without limit.
-        try connection.execute("SET lock_timeout = 0")
-        try connection.execute("SELECT pg_advisory_lock(\(key))")
-        defer { try? connection.execute("SELECT pg_advisory_unlock(\(key))") }
-        try connection.execute("SET lock_timeout = \(busyTimeoutMilliseconds)")
+        let holder = try connectDirectly()
+        defer { holder.close() }
+        if holder.sessionless {
+            while true {
+                try holder.execute("BEGIN")
+                if try holder.query("SELECT pg_try_advisory_xact_lock($1)", [.integer(key)]).rows.first?.first == .integer(1) { break }
+                try holder.rollback()
+                usleep(50_000)
+            }
+        } else {
+            try holder.execute("BEGIN")
+            // Another server's migration may take minutes: wait for it without limit.
+            try holder.execute("SET LOCAL lock_timeout = 0")
+            try holder.query("SELECT pg_advisory_xact_lock($1)", [.integer(key)])
+        }
+        defer { try? holder.rollback() }
         if let schema { try connection.execute("CREATE SCHEMA IF NOT EXISTS " + SQLIdentifier.quote(schema)) }
         try body()
     }

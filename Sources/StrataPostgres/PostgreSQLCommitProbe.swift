@@ -17,7 +17,7 @@ import Synchronization
 /// reports a commit, since notifications sent while it was away are gone.
 struct PostgreSQLCommitProbe: CommitProbe {
     let backend: PostgreSQLBackend
-    private var mode: PostgreSQLStore.ExternalCommits { backend.externalCommits }
+    private var mode: PostgreSQLStore.ExternalCommits { backend.commitDiscovery }
     private var connection: PostgreSQLConnection?
     private let heard = CommitsHeard()
     /// The snapshot of the last poll (polled mode), and this stack's last commit then.
@@ -50,7 +50,7 @@ struct PostgreSQLCommitProbe: CommitProbe {
     private mutating func connected() throws(StrataError) -> PostgreSQLConnection {
         if let connection, !connection.isBroken { return connection }
         connection?.close()
-        let fresh = try backend.connect()
+        let fresh = mode == .notified ? try backend.connectDirectly() : try backend.connectOutsideSchema()
         if mode == .notified {
             let heard = self.heard
             try fresh.listenForCommits { id in heard.add(id) }

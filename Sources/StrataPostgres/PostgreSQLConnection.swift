@@ -48,6 +48,12 @@ final class PostgreSQLConnection: DatabaseConnection {
     var transactionAbortedBy: StrataError? { isInTransaction ? abortedBy : nil }
     /// How long a statement waits for a lock, in milliseconds (0: without limit).
     private(set) var lockTimeoutMilliseconds = 0
+    /// Whether the connection reaches a pooler in transaction mode: nothing may then outlive a
+    /// transaction, so ``transactionSettings`` are set in each one, and a statement outside a
+    /// transaction runs in one of its own.
+    let sessionless: Bool
+    /// The settings a sessionless connection makes at the start of each transaction (name, value).
+    private var transactionSettings: [(name: String, value: String)] = []
 
     /// PostgreSQL's SQL.
     var dialect: SQLDialect { .postgresql }
@@ -67,16 +73,18 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// postgres-nio's own log messages are not Strata's: its logger discards them.
     static let quietLogger = Logger(label: "strata.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    private init(address: PostgreSQLAddress, connection: PostgresConnection) {
+    private init(address: PostgreSQLAddress, connection: PostgresConnection, sessionless: Bool) {
         self.address = address
         self.connection = connection
+        self.sessionless = sessionless
     }
 
     deinit { close() }
 
     /// Connects and logs in; any failure is ``StrataError/serverUnavailable(server:database:reason:)``
     /// naming the server, the database and the reason (down, no such database, wrong password).
-    static func connect(_ address: PostgreSQLAddress) throws(StrataError) -> PostgreSQLConnection {
+    /// `sessionless`: the address is a pooler's in transaction mode (see ``sessionless``).
+    static func connect(_ address: PostgreSQLAddress, sessionless: Bool = false) throws(StrataError) -> PostgreSQLConnection {
         let configuration: PostgresConnection.Configuration
         do {
             configuration = try Self.configuration(address)
@@ -87,7 +95,7 @@ final class PostgreSQLConnection: DatabaseConnection {
         let id = ids.add(1, ordering: .relaxed).newValue
         do {
             let connection = try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: quietLogger).wait()
-            return PostgreSQLConnection(address: address, connection: connection)
+            return PostgreSQLConnection(address: address, connection: connection, sessionless: sessionless)
         } catch {
             throw .serverUnavailable(server: address.server, database: address.database, reason: reason(error))
         }
@@ -120,7 +128,49 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// Strata wrote it. The rows of a batched write waiting to be sent go first.
     func run(_ sql: String, _ arguments: [SQLValue], as original: String) throws(StrataError) -> Result {
         if let pending, !isBroken { try pending.send() }
-        return try send(PostgresQuery(unsafeSQL: sql, binds: PostgreSQLValues.bindings(arguments)), as: original)
+        let query = PostgresQuery(unsafeSQL: sql, binds: PostgreSQLValues.bindings(arguments))
+        guard sessionless, !isInTransaction, !transactionSettings.isEmpty, !Self.controlsTransactions(sql) else {
+            return try send(query, as: original)
+        }
+        // Through a pooler in transaction mode, the settings hold inside a transaction only.
+        try send(PostgresQuery(unsafeSQL: "BEGIN"), as: "BEGIN")
+        do {
+            let result = try send(query, as: original)
+            try send(PostgresQuery(unsafeSQL: "COMMIT"), as: "COMMIT")
+            changes = result.changes
+            return result
+        } catch {
+            if isInTransaction { _ = try? send(PostgresQuery(unsafeSQL: "ROLLBACK"), as: "ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Whether `sql` begins or ends a transaction.
+    private static func controlsTransactions(_ sql: String) -> Bool {
+        sql.hasPrefix("BEGIN") || sql == "COMMIT" || sql == "ROLLBACK"
+    }
+
+    /// Sets ``transactionSettings`` in the transaction just begun, in one round trip.
+    private func applyTransactionSettings() throws(StrataError) {
+        var bindings = PostgresBindings(capacity: transactionSettings.count * 2)
+        var calls: [String] = []
+        for (index, setting) in transactionSettings.enumerated() {
+            bindings.append(setting.name)
+            bindings.append(setting.value)
+            calls.append("set_config($\(2 * index + 1), $\(2 * index + 2), true)")
+        }
+        let sql = "SELECT " + calls.joined(separator: ", ")
+        try send(PostgresQuery(unsafeSQL: sql, binds: bindings), as: sql)
+    }
+
+    /// Keeps `value` for `name` in every transaction (sessionless), or sets it for the session.
+    private func set(_ name: String, to value: String) throws(StrataError) {
+        guard sessionless else {
+            try query("SELECT set_config($1, $2, false)", [.text(name), .text(value)])
+            return
+        }
+        transactionSettings.removeAll { $0.name == name }
+        transactionSettings.append((name, value))
     }
 
     /// Sends one statement and waits for its rows; errors name `original`.
@@ -152,6 +202,7 @@ final class PostgreSQLConnection: DatabaseConnection {
         case "BEGIN":
             isInTransaction = true
             abortedBy = nil
+            if sessionless, !transactionSettings.isEmpty { try applyTransactionSettings() }
         case "COMMIT", "ROLLBACK":
             isInTransaction = false
             abortedBy = nil
@@ -245,7 +296,7 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// Makes every statement wait at most `milliseconds` for a lock (a row another transaction changes), then
     /// fail with ``StrataError/storeBusy(file:milliseconds:)``.
     func setLockTimeout(milliseconds: Int) throws(StrataError) {
-        try execute("SET lock_timeout = \(milliseconds)")
+        try set("lock_timeout", to: String(milliseconds))
         lockTimeoutMilliseconds = milliseconds
     }
 
@@ -274,7 +325,7 @@ final class PostgreSQLConnection: DatabaseConnection {
 
     /// Makes `schema` the first of the search path, so that every unqualified name is its.
     func use(schema: String) throws(StrataError) {
-        try execute("SET search_path TO " + SQLIdentifier.quote(schema))
+        try set("search_path", to: SQLIdentifier.quote(schema))
         self.schema = schema
     }
 

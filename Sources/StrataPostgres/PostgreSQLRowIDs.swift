@@ -51,11 +51,14 @@ final class PostgreSQLRowIDs: RowIDSource {
         if let kept = state.connection, !kept.isBroken {
             connection = kept
         } else {
-            connection = try backend.connect()
+            connection = try backend.connectOutsideSchema()
             state.connection = connection
         }
-        let sql = "SELECT nextval('\(sequenceName(table: table))') FROM generate_series(1, $1)"
-        let starts = try connection.query(sql, [.integer(steps)]).rows.compactMap { $0.first.flatMap { Int64(sqlValue: $0) } }.sorted()
+        // The sequence's name is qualified by the store's schema and bound, so the connection
+        // needs no search path (which a pooler in transaction mode would not keep).
+        let sequence = (backend.schema.map { SQLIdentifier.quote($0) + "." } ?? "") + sequenceName(table: table)
+        let sql = "SELECT nextval(CAST($2 AS regclass)) FROM generate_series(1, $1)"
+        let starts = try connection.query(sql, [.integer(steps), .text(sequence)]).rows.compactMap { $0.first.flatMap { Int64(sqlValue: $0) } }.sorted()
         var blocks: [Range<Int64>] = []
         for start in starts {
             if let last = blocks.last, last.upperBound == start {

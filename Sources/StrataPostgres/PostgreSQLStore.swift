@@ -37,6 +37,33 @@ public struct PostgreSQLStore: StorageInterface {
     /// that name, and the `Default` configuration's in the first schema of the connection's search
     /// path (`public`, unless the role or the database says otherwise).
     public let schema: String?
+    /// What stands between the app and the server: nothing (or a pooler in session mode), or a
+    /// pooler in transaction mode such as PgBouncer's `pool_mode = transaction`.
+    public let pooler: Pooler
+
+    /// What stands between the app and the server.
+    ///
+    /// Behind a pooler in transaction mode, each transaction may run on a different server session,
+    /// so Strata keeps nothing in a session: the schema and lock timeout are set inside each
+    /// transaction (`set_config(..., true)`, one more round trip per transaction), and a statement
+    /// outside a transaction runs in one of its own. Two things need a session: listening for
+    /// other app servers' commits (`LISTEN`) and holding the migration lock while the store opens.
+    /// Given `directURL`, a URL that reaches the same database without the pooler, the stack does
+    /// both there; without one it polls for commits (see ``ExternalCommits/polled``; its writers
+    /// still notify the stacks that listen) and takes the migration lock by trying it every 50 ms.
+    ///
+    /// ```swift
+    /// PostgreSQLStore(url: "postgres://app@pgbouncer.internal:6432/pets",
+    ///                 pooler: .transactionMode(directURL: "postgres://app@db.internal:5432/pets"))
+    /// ```
+    public enum Pooler: Sendable, Equatable {
+        /// The URL reaches the server itself, or a pooler in session mode: a connection is one
+        /// server session for as long as it lives. The default.
+        case none
+        /// The URL reaches a pooler in transaction mode; `directURL`, when given, reaches the same
+        /// database directly, for listening for commits and for the migration lock.
+        case transactionMode(directURL: String? = nil)
+    }
 
     /// How a stack learns that another app server (or another stack) committed to the database,
     /// so that its main context and monitors catch up (every
@@ -53,13 +80,14 @@ public struct PostgreSQLStore: StorageInterface {
 
     /// A store in the database `url` names.
     public init(url: String, configuration: String? = nil, schema: String? = nil, externalCommits: ExternalCommits = .notified,
-                busyTimeout: Duration = .seconds(5), maximumWriters: Int = 8) {
+                busyTimeout: Duration = .seconds(5), maximumWriters: Int = 8, pooler: Pooler = .none) {
         self.url = url
         self.configuration = configuration
         self.schema = schema ?? configuration
         self.externalCommits = externalCommits
         self.busyTimeout = busyTimeout
         self.maximumWriters = max(1, maximumWriters)
+        self.pooler = pooler
     }
 
     /// `PostgreSQLStore(postgres://user@host:port/database)`, with ` schema NAME` for a store in
@@ -77,8 +105,15 @@ extension PostgreSQLStore: ServerStorage {
     package func makeBackend() throws(StrataError) -> any ServerBackend {
         let (seconds, attoseconds) = busyTimeout.components
         let milliseconds = max(1, Int(clamping: seconds) &* 1_000 &+ Int(attoseconds / 1_000_000_000_000_000))
+        var directAddress: PostgreSQLAddress?
+        var sessionless = false
+        if case .transactionMode(let directURL) = pooler {
+            sessionless = true
+            directAddress = try directURL.map { (url: String) throws(StrataError) in try PostgreSQLAddress(url: url) }
+        }
         return PostgreSQLBackend(address: try PostgreSQLAddress(url: url), schema: schema, externalCommits: externalCommits,
-                                 busyTimeoutMilliseconds: milliseconds, maximumWriters: maximumWriters)
+                                 busyTimeoutMilliseconds: milliseconds, maximumWriters: maximumWriters, sessionless: sessionless,
+                                 directAddress: directAddress)
     }
 }
 #endif

@@ -281,6 +281,22 @@ struct PostgreSQLWritersTests {
         #expect(held.map { "\($0.sku) \($0.stock)" } == stored)
     }
 
+    @Test func theMainContextHoldsNoReadTransactionOpenPastItsTurn() async throws {
+        let (database, url) = try Postgres.newDatabase("turns")
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: url))
+        _ = try await create(2, in: stack)
+        let openNow = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'"
+        let products = try stack.fetchAll(From<Product>())
+        // Within this stretch of main-actor work the snapshot is open: its reads agree.
+        #expect(try Postgres.server().psql(openNow, database: database).trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        await Task.yield()
+        #expect(try Postgres.server().psql(openNow, database: database).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        // The next read starts a new snapshot, and the objects read before are still live.
+        #expect(try stack.fetchCount(From<Product>()) == 2)
+        #expect(products.map(\.sku).allSatisfy { $0.hasPrefix("P-") })
+    }
+
     @Test func sequenceNamesAreShortAndDistinct() {
         let long = String(repeating: "VeryLongEntityName", count: 5)
         let names = [PostgreSQLRowIDs.sequenceName(table: long + "A"), PostgreSQLRowIDs.sequenceName(table: long + "B")]

@@ -76,7 +76,7 @@ public enum PostgresTestServer {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }
     }()
 
-    fileprivate static func tool(_ name: String) throws(Unavailable) -> String {
+    static func tool(_ name: String) throws(Unavailable) -> String {
         guard let binFolder else {
             throw Unavailable(description: "PostgreSQL is not installed (no initdb through `pg_config --bindir` or in /usr/lib/postgresql/*/bin)")
         }
@@ -84,7 +84,7 @@ public enum PostgresTestServer {
     }
 
     /// The user the server runs as when the tests run as root.
-    private static var serverUser: String? {
+    static var serverUser: String? {
         guard getuid() == 0 else { return nil }
         return getpwnam("postgres") != nil ? "postgres" : "nobody"
     }
@@ -138,7 +138,7 @@ public enum PostgresTestServer {
     /// descriptor the child inherits, which the server `pg_ctl start` leaves running would keep
     /// open, so waiting for `pg_ctl` would wait for the server to stop.
     @discardableResult
-    fileprivate static func run(_ program: String, _ arguments: [String], asServerUser: Bool) throws -> String {
+    static func run(_ program: String, _ arguments: [String], asServerUser: Bool) throws -> String {
         var command = [program] + arguments
         if asServerUser, let serverUser {
             command = ["/usr/bin/setpriv", "--reuid=\(serverUser)", "--regid=\(serverUser)", "--init-groups", "--"] + command

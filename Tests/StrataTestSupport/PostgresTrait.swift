@@ -17,6 +17,14 @@ public enum Postgres {
     public static let available: ConditionTrait = .disabled("this build leaves PostgreSQL out (built without --traits PostgreSQL): these tests did not run")
     #endif
 
+    /// The condition of suites that also need PgBouncer (Debian's `pgbouncer` package).
+    #if PostgreSQL
+    public static let poolerAvailable: ConditionTrait = .enabled(
+        if: isRequired || PostgresTestPooler.isInstalled, "PgBouncer is not installed here (Debian's pgbouncer package): these tests did not run")
+    #else
+    public static let poolerAvailable: ConditionTrait = .disabled("this build leaves PostgreSQL out (built without --traits PostgreSQL): these tests did not run")
+    #endif
+
     /// This process's throwaway server.
     public static func server() throws -> PostgresTestServer.Running {
         try PostgresTestServer.shared()

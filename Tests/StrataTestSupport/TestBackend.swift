@@ -28,9 +28,14 @@ public func freshStore(configuration: String? = nil) throws -> any StorageInterf
 }
 
 /// A `PostgreSQLStore`, for tests that do not import StrataPostgres (which a build without
-/// PostgreSQL leaves out); in such a build, an error saying so.
+/// PostgreSQL leaves out); in such a build, an error saying so. With `STRATA_TEST_POOLER=pgbouncer`
+/// the store reaches `url`'s database through the throwaway PgBouncer in transaction mode, and
+/// listens for commits at `url` itself.
 public func postgreSQLStore(url: String, configuration: String? = nil) throws -> any StorageInterface {
     #if PostgreSQL
+    if let pooler = try PostgresTestPooler.shared() {
+        return PostgreSQLStore(url: pooler.url(sameDatabaseAs: url), configuration: configuration, pooler: .transactionMode(directURL: url))
+    }
     return PostgreSQLStore(url: url, configuration: configuration)
     #else
     throw PostgreSQLLeftOut()

@@ -26,6 +26,8 @@ final class MainContext {
     private var appliedSnapshots: [Int32: TransactionSnapshot] = [:]
     /// Storages whose objects missed commits the log no longer holds.
     private var stale: Set<Int32> = []
+    /// Server storages whose snapshot ends once the main actor's current work is done.
+    private var endingSnapshots: Set<Int32> = []
     /// The monitors of this stack.
     let observers: ObserverRegistry
     /// What was applied since monitors last looked (recorded only while monitors exist).
@@ -131,6 +133,7 @@ final class MainContext {
     /// again rather than set in the log's order; and the count of completed transactions covers
     /// the rest.
     private func serverSnapshotStarted(_ storage: Int32, _ connection: any DatabaseConnection) throws(StrataError) {
+        endAfterThisTurn(storage)
         let snapshot = try connection.snapshotMark()
         let (parts, overflowed) = core.commits.take(storage, visibleIn: snapshot)
         guard let previous = appliedSnapshots[storage] else {
@@ -157,6 +160,19 @@ final class MainContext {
             if !overlapping.isEmpty { try reread(storage, only: overlapping) }
         }
         appliedSnapshots[storage] = snapshot
+    }
+
+    /// Ends a server storage's snapshot once the main actor's current work is done. What one
+    /// stretch of main-actor code reads is one committed state; between stretches, a read
+    /// transaction left open would hold back the server's cleanup of old rows (VACUUM) and pin a
+    /// connection of a pooler in transaction mode, so the next stretch starts a new snapshot, which
+    /// brings the live objects up to it.
+    private func endAfterThisTurn(_ storage: Int32) {
+        guard endingSnapshots.insert(storage).inserted else { return }
+        Task { @MainActor in
+            self.endingSnapshots.remove(storage)
+            self.context.endSnapshots(of: [storage])
+        }
     }
 
     /// Reads a storage's live objects again (those with `only`'s keys, when given), telling the

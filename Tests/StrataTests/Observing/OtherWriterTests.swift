@@ -32,7 +32,7 @@ struct OtherWriterTests {
         #expect(try stack.fetchCount(From<Person>()) == 2)
     }
 
-    @Test func aStackWithoutWatchingSeesOthersOnlyWhenItCommits() async throws {
+    @Test func aStackWithoutWatchingSeesOthersWhenItCommitsOrItsSnapshotEnds() async throws {
         let store = try sharedStore(file: temporaryStoreURL())
         let stack = DataStack(Zoo.schemaHistory, externalCommitCheckInterval: nil)
         try stack.addStorageAndWait(store())
@@ -40,7 +40,9 @@ struct OtherWriterTests {
         try other.addStorageAndWait(store())
         #expect(try stack.fetchCount(From<Person>()) == 0)
         try await addPeople(["Bob"], to: other)
-        #expect(try stack.fetchCount(From<Person>()) == 0)
+        // A SQLite snapshot lasts until the stack commits; a server's lasts one stretch of
+        // main-actor work (a read transaction left open would hold back the server's VACUUM).
+        #expect(try stack.fetchCount(From<Person>()) == (TestBackend.current == .sqlite ? 0 : 1))
         try await stack.perform { transaction in transaction.create(Into<Dog>()).species = "dog" }
         #expect(try stack.fetchCount(From<Person>()) == 1)
     }
