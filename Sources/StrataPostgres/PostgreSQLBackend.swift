@@ -13,6 +13,8 @@ struct PostgreSQLBackend: ServerBackend {
     let busyTimeoutMilliseconds: Int
     /// How many transactions of one stack write at once.
     let maximumWriters: Int
+    /// How long kept connections may sit unused before they are closed (nil: kept).
+    let idleTimeout: Duration?
     /// Whether the connections reach a pooler in transaction mode, so that no setting may outlive
     /// a transaction (see ``PostgreSQLStore/Pooler``).
     let sessionless: Bool

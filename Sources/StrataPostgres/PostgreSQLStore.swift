@@ -37,6 +37,10 @@ public struct PostgreSQLStore: StorageInterface {
     /// that name, and the `Default` configuration's in the first schema of the connection's search
     /// path (`public`, unless the role or the database says otherwise).
     public let schema: String?
+    /// How long a connection the stack keeps for later (a writer's beyond those in use, a read
+    /// context's parked one) may sit unused before it is closed (60 seconds unless given; nil
+    /// keeps them), so a burst of transactions does not hold the server's connections after it.
+    public let idleTimeout: Duration?
     /// What stands between the app and the server: nothing (or a pooler in session mode), or a
     /// pooler in transaction mode such as PgBouncer's `pool_mode = transaction`.
     public let pooler: Pooler
@@ -80,7 +84,8 @@ public struct PostgreSQLStore: StorageInterface {
 
     /// A store in the database `url` names.
     public init(url: String, configuration: String? = nil, schema: String? = nil, externalCommits: ExternalCommits = .notified,
-                busyTimeout: Duration = .seconds(5), maximumWriters: Int = 8, pooler: Pooler = .none) {
+                busyTimeout: Duration = .seconds(5), maximumWriters: Int = 8, idleTimeout: Duration? = .seconds(60),
+                pooler: Pooler = .none) {
         self.url = url
         self.configuration = configuration
         self.schema = schema ?? configuration
@@ -88,6 +93,7 @@ public struct PostgreSQLStore: StorageInterface {
         self.busyTimeout = busyTimeout
         self.maximumWriters = max(1, maximumWriters)
         self.pooler = pooler
+        self.idleTimeout = idleTimeout
     }
 
     /// `PostgreSQLStore(postgres://user@host:port/database)`, with ` schema NAME` for a store in
@@ -112,7 +118,7 @@ extension PostgreSQLStore: ServerStorage {
             directAddress = try directURL.map { (url: String) throws(StrataError) in try PostgreSQLAddress(url: url) }
         }
         return PostgreSQLBackend(address: try PostgreSQLAddress(url: url), schema: schema, externalCommits: externalCommits,
-                                 busyTimeoutMilliseconds: milliseconds, maximumWriters: maximumWriters, sessionless: sessionless,
+                                 busyTimeoutMilliseconds: milliseconds, maximumWriters: maximumWriters, idleTimeout: idleTimeout, sessionless: sessionless,
                                  directAddress: directAddress)
     }
 }

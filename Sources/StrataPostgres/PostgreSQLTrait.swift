@@ -7,6 +7,6 @@ public struct PostgreSQLStore {
     /// the missing trait whatever options it passes.
     @available(*, unavailable, message: "PostgreSQLStore needs Strata's PostgreSQL trait: depend on the package with .package(url: \"…\", from: \"…\", traits: [\"PostgreSQL\"]), or build this package with --traits PostgreSQL")
     public init(url: String, configuration: String? = nil, schema: String? = nil, externalCommits: Any? = nil, busyTimeout: Any? = nil,
-                maximumWriters: Any? = nil, pooler: Any? = nil) {}
+                maximumWriters: Any? = nil, idleTimeout: Any? = nil, pooler: Any? = nil) {}
 }
 #endif

@@ -297,6 +297,62 @@ struct PostgreSQLWritersTests {
         #expect(products.map(\.sku).allSatisfy { $0.hasPrefix("P-") })
     }
 
+    /// A burst of four transactions and two reads at once leaves six connections kept (the first
+    /// writer's was open before); once they have sat unused for the idle timeout they are closed,
+    /// and the next work connects again.
+    @Test func keptConnectionsAreClosedOnceIdleForTheIdleTimeout() async throws {
+        let (database, url) = try Postgres.newDatabase("idle-close")
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: url, idleTimeout: .milliseconds(200)))
+        let connections = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        let count = { () throws -> Int in Int(try Postgres.server().psql(connections, database: database).trimmingCharacters(in: .whitespaces.union(.newlines))) ?? -1 }
+        // The first writer's connection and the one that reserves ids are open from here on.
+        try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "first" }
+        let before = try count()
+        let gauge = TransactionsInside()
+        // Detached: the transactions must not wait for this test's actor.
+        let burst = Task.detached {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<4 {
+                    group.addTask {
+                        try await stack.perform { transaction in
+                            _ = try transaction.fetchCount(From<Product>())
+                            gauge.enter()
+                            transaction.create(Into<Product>()).sku = "burst-\(index)"
+                            gauge.wait(untilEntered: 7, atMost: .seconds(30))
+                        }
+                    }
+                }
+                for _ in 0..<2 {
+                    group.addTask {
+                        _ = try await stack.read { reader in
+                            _ = try reader.fetchCount(From<Product>())
+                            gauge.enter()
+                            gauge.wait(untilEntered: 7, atMost: .seconds(30))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        // Counted while all six are inside, then let go.
+        gauge.wait(untilEntered: 6, atMost: .seconds(30))
+        let peak = try count()
+        gauge.enter()
+        try await burst.value
+        #expect(peak >= before + 5)
+        // Polled until closed, up to a bound far past the timeout (never a pass by waiting).
+        let deadline = ContinuousClock.now + .seconds(30)
+        var now = peak
+        while now > peak - 6, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            now = try count()
+        }
+        #expect(now <= peak - 6)
+        try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "after" }
+        #expect(try await stack.read { reader in try reader.fetchCount(From<Product>()) } == 6)
+    }
+
     @Test func sequenceNamesAreShortAndDistinct() {
         let long = String(repeating: "VeryLongEntityName", count: 5)
         let names = [PostgreSQLRowIDs.sequenceName(table: long + "A"), PostgreSQLRowIDs.sequenceName(table: long + "B")]

@@ -9,12 +9,15 @@ final class ReaderPool: Sendable {
     // puts it back when done, so the connection never has two users at once.
     private struct Parked: @unchecked Sendable {
         let connection: any DatabaseConnection
+        /// When it was parked.
+        let since: ContinuousClock.Instant
     }
 
     /// The most connections kept per storage.
     static let capacity = 4
 
     private let parked = Mutex<[Int32: [Parked]]>([:])
+    private let idleSweep = IdleSweep()
 
     /// A parked connection of a storage, or a new one.
     func take(_ handle: StorageHandle) throws(StrataError) -> any DatabaseConnection {
@@ -26,14 +29,37 @@ final class ReaderPool: Sendable {
     }
 
     /// Parks connections a read context no longer uses; those the server closed, and those
-    /// beyond the capacity, are let go.
-    func giveBack(_ connections: [Int32: any DatabaseConnection]) {
-        let boxes = connections.filter { !$0.value.isBroken }.map { ($0.key, Parked(connection: $0.value)) }
+    /// beyond the capacity, are let go. With `closingAfter`, a connection left parked that long
+    /// is closed.
+    func giveBack(_ connections: [Int32: any DatabaseConnection], closingAfter idleTimeout: Duration? = nil) {
+        let now = ContinuousClock.now
+        let boxes = connections.filter { !$0.value.isBroken }.map { ($0.key, Parked(connection: $0.value, since: now)) }
         parked.withLock { pool in
             for (storage, box) in boxes where pool[storage, default: []].count < Self.capacity {
                 pool[storage, default: []].append(box)
             }
         }
+        if let idleTimeout, !boxes.isEmpty { idleSweep.schedule(after: idleTimeout) { [self] in closeIdle(after: idleTimeout) } }
+    }
+
+    /// Closes the connections parked for `idleTimeout` or longer, and returns how long until the
+    /// next one would be. The oldest are first in each list, since reads take the newest.
+    private func closeIdle(after idleTimeout: Duration) -> Duration? {
+        let now = ContinuousClock.now
+        let (idle, next) = parked.withLock { pool -> ([Parked], Duration?) in
+            var idle: [Parked] = []
+            var next: Duration?
+            for storage in pool.keys {
+                let stale = pool[storage]!.prefix { now - $0.since >= idleTimeout }
+                idle += stale
+                pool[storage]!.removeFirst(stale.count)
+                if let oldest = pool[storage]!.first { next = min(next ?? idleTimeout, idleTimeout - (now - oldest.since)) }
+            }
+            return (idle, next)
+        }
+        // Closed as they go (on the sweep's dispatch thread).
+        _ = consume idle
+        return next
     }
 
     /// How many connections are parked for a storage.

@@ -98,6 +98,14 @@ final class StackCore: Sendable {
         storages.map(\.backend.maximumWriters).min() ?? 1
     }
 
+    /// How long kept connections may sit unused before they are closed: the shortest of the
+    /// storages' idle timeouts, or nil (kept) when a storage keeps its connections.
+    var idleTimeout: Duration? {
+        let timeouts = storages.map(\.backend.idleTimeout)
+        guard !timeouts.isEmpty, !timeouts.contains(nil) else { return nil }
+        return timeouts.compactMap { $0 }.min()
+    }
+
     /// How long a transaction waits for a writer lane when all are in use, and the error when it
     /// waited that long: the longest busy timeout of the stack's server storages.
     var writerWait: (timeout: Duration, busy: StrataError) {

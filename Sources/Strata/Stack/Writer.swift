@@ -29,6 +29,12 @@ final class Writer: Sendable {
             connections[storage] = connection
         }
 
+        /// Closes the lane's connections (they are made again on next use). Call on the queue.
+        func closeConnections() {
+            dispatchPrecondition(condition: .onQueue(queue))
+            connections.removeAll()
+        }
+
         /// A storage's writer connection on this lane: made by its backend on first use, and again
         /// when it was lost. Call on the queue.
         func connection(for storage: StorageHandle) throws(StrataError) -> any DatabaseConnection {
@@ -51,12 +57,15 @@ final class Writer: Sendable {
         var busy: Set<Int> = []
         var waiting: [Waiter] = []
         var nextWaiter: UInt64 = 0
+        /// When each free lane whose connections may be closed was freed.
+        var freedAt: [Int: ContinuousClock.Instant] = [:]
     }
 
     private static let key = DispatchSpecificKey<UInt>()
     private let label: String
     private let token: UInt
     private let state: Mutex<State>
+    private let idleSweep = IdleSweep()
     /// The lane storages are opened on, and the only one of a stack whose writers take turns.
     let first: Lane
 
@@ -91,6 +100,7 @@ final class Writer: Sendable {
         state.withLock { state -> (Lane?, UInt64?) in
             if let free = state.lanes.first(where: { $0.index < capacity && !state.busy.contains($0.index) }) {
                 state.busy.insert(free.index)
+                state.freedAt[free.index] = nil
                 return (free, nil)
             }
             if state.lanes.count < capacity {
@@ -114,16 +124,47 @@ final class Writer: Sendable {
         }
     }
 
-    /// Frees a lane, handing it to the first transaction waiting for one.
-    func release(_ lane: Lane) {
+    /// Frees a lane, handing it to the first transaction waiting for one. With `closingAfter`, a
+    /// lane that then stays free that long has its connections closed.
+    func release(_ lane: Lane, closingAfter idleTimeout: Duration? = nil) {
         let next = state.withLock { state -> (@Sendable (Lane) -> Void)? in
             guard !state.waiting.isEmpty else {
                 state.busy.remove(lane.index)
+                if idleTimeout != nil { state.freedAt[lane.index] = .now }
                 return nil
             }
             return state.waiting.removeFirst().work
         }
-        next?(lane)
+        if let next { return next(lane) }
+        if let idleTimeout { idleSweep.schedule(after: idleTimeout) { [self] in closeIdleLanes(after: idleTimeout) } }
+    }
+
+    /// Closes the connections of lanes free for `idleTimeout` or longer (each on its queue, held
+    /// meanwhile so no transaction takes it), and returns how long until the next lane would be.
+    private func closeIdleLanes(after idleTimeout: Duration) -> Duration? {
+        let now = ContinuousClock.now
+        let (idle, next) = state.withLock { state -> ([Lane], Duration?) in
+            var idle: [Lane] = []
+            var next: Duration?
+            for (index, freed) in state.freedAt {
+                let age = now - freed
+                if age >= idleTimeout {
+                    idle.append(state.lanes[index])
+                    state.busy.insert(index)
+                    state.freedAt[index] = nil
+                } else {
+                    next = min(next ?? idleTimeout, idleTimeout - age)
+                }
+            }
+            return (idle, next)
+        }
+        for lane in idle {
+            lane.queue.async { [self] in
+                lane.closeConnections()
+                release(lane)
+            }
+        }
+        return next
     }
 
     /// Waits (blocking the caller) for a lane, as ``acquire(capacity:timeout:_:timedOut:)`` gives

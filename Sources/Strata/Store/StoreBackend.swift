@@ -24,6 +24,11 @@ package protocol StoreBackend: Sendable {
     /// How many transactions of one stack may write at once: 1 for a store whose writers take
     /// turns (SQLite), the store's setting for one whose writers run side by side.
     var maximumWriters: Int { get }
+
+    /// How long a connection the stack keeps for later (a writer lane's, a parked reader) may sit
+    /// unused before it is closed; nil to keep it (a SQLite file's connections cost the server
+    /// nothing).
+    var idleTimeout: Duration? { get }
 }
 
 extension StoreBackend {
@@ -32,6 +37,9 @@ extension StoreBackend {
 
     /// One writer at a time.
     package var maximumWriters: Int { 1 }
+
+    /// Kept open.
+    package var idleTimeout: Duration? { nil }
 }
 
 /// Hands out row ids that no other connection, stack or process is given: blocks the server

@@ -197,7 +197,7 @@ extension DataStack {
             lane.queue.async {
                 let result = self.runTransaction(on: lane, AsynchronousDataTransaction.init, task)
                 if capacity > 1 {
-                    writer.release(lane)
+                    writer.release(lane, closingAfter: self.core.idleTimeout)
                     then(result, {})
                 } else {
                     then(result, { writer.release(lane) })
@@ -307,7 +307,7 @@ extension DataStack {
         } else {
             lane = writer.first
         }
-        defer { if capacity > 1 { writer.release(lane) } }
+        defer { if capacity > 1 { writer.release(lane, closingAfter: core.idleTimeout) } }
         let result = withoutActuallyEscaping(task) { task in
             UncheckedBox(lane.queue.sync { UncheckedBox(self.runTransaction(on: lane, SynchronousDataTransaction.init, task)) }.value)
         }.value

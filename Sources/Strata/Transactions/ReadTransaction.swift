@@ -29,7 +29,7 @@ extension DataStack {
                     outcome = .failure(.userError(UserError(error)))
                 }
                 // Connections go back to the pool before the caller resumes, so the next read finds them.
-                core.readers.giveBack(context.releaseConnections())
+                core.readers.giveBack(context.releaseConnections(), closingAfter: core.idleTimeout)
                 continuation.resume(returning: outcome)
             }
         }

@@ -1,0 +1,33 @@
+import Dispatch
+import Synchronization
+
+/// Wakes up to close connections left idle: at most one wake-up pending at a time, so a stack
+/// that runs thousands of transactions a second schedules one, not one per transaction.
+final class IdleSweep: Sendable {
+    private let pending = Mutex(false)
+
+    /// Runs `sweep` after `delay`, unless a run is already pending; `sweep` closes what has been
+    /// idle long enough and returns how long until the next connection would be (nil: none left).
+    /// It runs on a dispatch thread, since closing a connection waits for the server's goodbye.
+    func schedule(after delay: Duration, _ sweep: @escaping @Sendable () -> Duration?) {
+        let first = pending.withLock { pending in
+            defer { pending = true }
+            return !pending
+        }
+        guard first else { return }
+        Task.detached { [self] in
+            var wait = delay
+            while true {
+                try? await Task.sleep(for: wait)
+                pending.withLock { $0 = false }
+                let swept: Duration? = await withCheckedContinuation { continuation in
+                    DispatchQueue.global(qos: .utility).async { continuation.resume(returning: sweep()) }
+                }
+                guard let next = swept else { return }
+                // Another release may have scheduled a run meanwhile: that one goes on instead.
+                guard pending.withLock({ pending in defer { pending = true }; return !pending }) else { return }
+                wait = next
+            }
+        }
+    }
+}
