@@ -64,6 +64,17 @@ struct PgBouncerTests {
         #expect(directURL.contains("host=\(try Postgres.server().socketFolder)"))
     }
 
+    @Test func aDirectURLThatIsNotAPostgreSQLURLIsRefusedBeforeAnythingIsWritten() async throws {
+        let (database, _, pooler) = try pooledDatabase("direct", poolSize: 2)
+        let stack = DataStack(Shop.schemaHistory)
+        await #expect(throws: StrataError.serverUnavailable(server: "mysql://app@db/pets", database: "?",
+                                                           reason: "the URL's scheme is 'mysql'; a PostgreSQL URL starts with postgres://")) {
+            try await stack.addStorage(PostgreSQLStore(url: pooler.url(database: database), pooler: .transactionMode(directURL: "mysql://app@db/pets")))
+        }
+        #expect(stack.core.storages.isEmpty)
+        #expect(trimmed(try Postgres.server().psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: database)) == "0")
+    }
+
     @Test func aOneObjectTransactionSetsItsSettingsInOneMoreStatement() async throws {
         let (database, _, pooler) = try pooledDatabase("settings", poolSize: 2)
         let stack = DataStack(Shop.schemaHistory)
