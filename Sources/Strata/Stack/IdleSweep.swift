@@ -9,6 +9,8 @@ final class IdleSweep: Sendable {
     /// Runs `sweep` after `delay`, unless a run is already pending; `sweep` closes what has been
     /// idle long enough and returns how long until the next connection would be (nil: none left).
     /// It runs on a dispatch thread, since closing a connection waits for the server's goodbye.
+    /// `sweep` should hold its owner weakly: the wake-up must not keep a stack's connections
+    /// alive after the stack is gone.
     func schedule(after delay: Duration, _ sweep: @escaping @Sendable () -> Duration?) {
         let first = pending.withLock { pending in
             defer { pending = true }

@@ -39,7 +39,7 @@ final class ReaderPool: Sendable {
                 pool[storage, default: []].append(box)
             }
         }
-        if let idleTimeout, !boxes.isEmpty { idleSweep.schedule(after: idleTimeout) { [self] in closeIdle(after: idleTimeout) } }
+        if let idleTimeout, !boxes.isEmpty { idleSweep.schedule(after: idleTimeout) { [weak self] in self?.closeIdle(after: idleTimeout) } }
     }
 
     /// Closes the connections parked for `idleTimeout` or longer, and returns how long until the

@@ -136,7 +136,7 @@ final class Writer: Sendable {
             return state.waiting.removeFirst().work
         }
         if let next { return next(lane) }
-        if let idleTimeout { idleSweep.schedule(after: idleTimeout) { [self] in closeIdleLanes(after: idleTimeout) } }
+        if let idleTimeout { idleSweep.schedule(after: idleTimeout) { [weak self] in self?.closeIdleLanes(after: idleTimeout) } }
     }
 
     /// Closes the connections of lanes free for `idleTimeout` or longer (each on its queue, held
