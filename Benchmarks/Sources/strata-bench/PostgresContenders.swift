@@ -236,11 +236,12 @@ extension PostgresBench {
             print("SKIPPED workloads=\(chosen.joined(separator: ",")) reason=set STRATA_BENCH_POSTGRES_URL (Scripts/bench-postgres.sh does)")
             return true
         }
-        let contenders: [any Contender] = [StrataPostgresContender(url: url), RawPostgresContender(url: url)]
+        let contenders: [any Contender] = [StrataPostgresContender(url: url), RawPostgresContender(url: url), FluentContender(url: url)]
             .filter { selected?.contains($0.name) ?? true }
         var prepared: [String: String] = [:]
-        if chosen.contains(where: { ["pg-fetch", "pg-small-queries", "pg-aggregate"].contains($0) }) {
-            for contender in contenders {
+        let reads = ["pg-fetch", "pg-small-queries", "pg-aggregate"].filter(chosen.contains)
+        if !reads.isEmpty {
+            for contender in contenders where reads.contains(where: contender.takesPart) {
                 let path = Scratch.path("\(contender.name)-read")
                 _ = try await contender.insert(Row.all, path: path)
                 prepared[contender.name] = path
@@ -256,7 +257,7 @@ extension PostgresBench {
                 continue
             }
             for _ in 0..<rounds {
-                for contender in contenders {
+                for contender in contenders where contender.takesPart(in: workload) {
                     if setupOnly { continue }
                     let start = ContinuousClock.now
                     let checksum: Checksum
@@ -286,8 +287,8 @@ extension PostgresBench {
                     checksums[contender.name] = checksum
                 }
             }
-            if let reference = checksums["raw-pg"], let strata = checksums["strata-pg"], strata != reference {
-                print("MISMATCH workload=\(workload) contender=strata-pg got \(strata) expected \(reference)")
+            for (name, checksum) in checksums.sorted(by: { $0.key < $1.key }) where checksum != checksums["raw-pg"] {
+                print("MISMATCH workload=\(workload) contender=\(name) got \(checksum) expected \(checksums["raw-pg"].map(String.init(describing:)) ?? "none")")
                 failed = true
             }
             let rawMedian = timings["raw-pg"].map(median) ?? 0

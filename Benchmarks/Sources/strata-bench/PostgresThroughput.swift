@@ -55,6 +55,8 @@ enum PostgresThroughput {
     private static func prepare(_ contender: String, url: String, path: String) async throws {
         if contender == "strata-pg" {
             _ = try await StrataPostgresContender(url: url).insert([], path: path)
+        } else if contender == "fluent-pg" {
+            try await FluentContender.createTable(url: url, path: path)
         } else {
             _ = try await RawPostgresContender(url: url).insert([], path: path)
             try await RawPostgresContender(url: url).execute("CREATE SEQUENCE item_ids", path: path)
@@ -133,6 +135,22 @@ enum PostgresThroughput {
                 }
                 try await group.waitForAll()
             }
+        } else if contender == "fluent-pg" {
+            // As a Vapor app configures it: a pool with a connection for each concurrent task.
+            let (databases, database) = try FluentContender.databases(url: url, path: path, connections: tasks)
+            _ = try await FluentItem.query(on: database).count()
+            waitForGo()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for share in shares {
+                    group.addTask {
+                        for row in share {
+                            try await database.transaction { transaction in try await FluentItem(row).create(on: transaction) }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            await databases.shutdownAsync()
         } else {
             var connections: [PostgresConnection] = []
             for _ in shares { connections.append(try await RawPostgresContender(url: url).connect(path)) }
