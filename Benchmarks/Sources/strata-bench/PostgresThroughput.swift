@@ -6,7 +6,8 @@ import StrataPostgres
 /// `pg-throughput`: four processes writing small transactions at once (one new item each), as
 /// four app servers sharing a database do; `STRATA_BENCH_PROCESSES` sets how many processes and
 /// `STRATA_BENCH_TASKS` how many concurrent tasks each process writes from (1), as a server's
-/// request handlers do (raw postgres-nio then opens a connection per task). Each contender's four children connect first, then
+/// request handlers do (raw postgres-nio then opens a connection per task, Fluent pools as many);
+/// `STRATA_BENCH_WRITERS` sets Strata's `maximumWriters` (8). Each contender's four children connect first, then
 /// start together; the figure is the wall time from the start to the last child's end, and the
 /// transactions per second that gives.
 ///
@@ -123,7 +124,8 @@ enum PostgresThroughput {
         let shares = (0..<tasks).map { task in stride(from: task, to: rows.count, by: tasks).map { rows[$0] } }
         if contender == "strata-pg" {
             let stack = DataStack(Bench.schemaHistory)
-            try await stack.addStorage(PostgreSQLStore(url: url, schema: PostgresBench.schema(path)))
+            let writers = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_WRITERS"] ?? "") ?? 8
+            try await stack.addStorage(PostgreSQLStore(url: url, schema: PostgresBench.schema(path), maximumWriters: writers))
             waitForGo()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for share in shares {
