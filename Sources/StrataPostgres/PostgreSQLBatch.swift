@@ -86,14 +86,15 @@ final class PostgreSQLBatch: PostgreSQLBinding {
 
     /// Sends the waiting rows (the connection calls this before its next other statement).
     func send() throws(StrataError) {
-        _ = try send(followedBy: nil)
+        _ = try send(followedBy: nil, binding: [])
     }
 
     /// Sends the waiting rows in the statement that runs `select` (`WITH strata_write AS (the
     /// rows' statement) SELECT ...`): one round trip for both, such as a commit's last rows and
-    /// its mark. Nil when no rows waited or they went one statement each; `select` is then the
-    /// caller's to run.
-    func send(followedBy select: String?) throws(StrataError) -> PostgreSQLConnection.Result? {
+    /// its mark. `select` is given the number of its first parameter, which `extra` binds, after
+    /// the rows' own. Nil when no rows waited or they went one statement each; `select` is then
+    /// the caller's to run.
+    func send(followedBy select: ((Int) -> String)?, binding extra: [String]) throws(StrataError) -> PostgreSQLConnection.Result? {
         connection.didSend(self)
         guard count > 0 else { return nil }
         let rows = columns
@@ -106,9 +107,10 @@ final class PostgreSQLBatch: PostgreSQLBinding {
             }
             arrays.append(array)
         }
-        var bindings = PostgresBindings(capacity: arrays.count)
+        var bindings = PostgresBindings(capacity: arrays.count + extra.count)
         for array in arrays { bindings.append(array, context: .default) }
-        let sql = select.map { "WITH strata_write AS (" + batchSQL + ") " + $0 } ?? batchSQL
+        let sql = select.map { "WITH strata_write AS (" + batchSQL + ") " + $0(arrays.count + 1) } ?? batchSQL
+        if select != nil { for value in extra { bindings.append(value) } }
         let result = try connection.send(PostgresQuery(unsafeSQL: sql, binds: bindings), as: write.sql)
         return select == nil ? nil : result
     }

@@ -22,6 +22,8 @@ struct PostgreSQLCommitProbe: CommitProbe {
     private let heard = CommitsHeard()
     /// The snapshot of the last poll (polled mode), and this stack's last commit then.
     private var last: (snapshot: TransactionSnapshot, known: Int64?)?
+    /// Commits heard of and not yet taken (notified mode).
+    private var heardCommits: [HeardCommit] = []
 
     init(backend: PostgreSQLBackend) {
         self.backend = backend
@@ -31,8 +33,9 @@ struct PostgreSQLCommitProbe: CommitProbe {
         do {
             let connection = try connected()
             if mode == .notified {
-                let ids = heard.take()
-                return ids.contains { id in id == nil || id != knownCount } ? .foreignCommit : .nothing
+                let notices = heard.take()
+                heardCommits += notices.compactMap { $0.map { HeardCommit(id: $0.id, tables: $0.tables) } }
+                return notices.contains { notice in notice == nil || notice?.id != knownCount } ? .foreignCommit : .nothing
             }
             let snapshot = try connection.snapshotMark()
             defer { last = (snapshot, knownCount) }
@@ -46,6 +49,11 @@ struct PostgreSQLCommitProbe: CommitProbe {
         }
     }
 
+    mutating func takeHeardCommits() -> [HeardCommit] {
+        defer { heardCommits.removeAll() }
+        return heardCommits
+    }
+
     /// The probe's connection, made (and listening) again when it was lost.
     private mutating func connected() throws(StrataError) -> PostgreSQLConnection {
         if let connection, !connection.isBroken { return connection }
@@ -53,7 +61,7 @@ struct PostgreSQLCommitProbe: CommitProbe {
         let fresh = mode == .notified ? try backend.connectDirectly() : try backend.connectOutsideSchema()
         if mode == .notified {
             let heard = self.heard
-            try fresh.listenForCommits { id in heard.add(id) }
+            try fresh.listenForCommits { notice in heard.add(notice) }
         }
         heard.missedSome()
         last = nil
@@ -62,18 +70,18 @@ struct PostgreSQLCommitProbe: CommitProbe {
     }
 }
 
-/// The transaction ids of the commit notifications that arrived since the probe last looked:
-/// added on an event loop, taken by the probe. A notification that may have been missed counts
-/// as an id no stack has.
+/// The commit notices that arrived since the probe last looked: added on an event loop, taken by
+/// the probe. A notification that may have been missed counts as a notice of a commit no stack
+/// made.
 private final class CommitsHeard: Sendable {
-    private let ids = Mutex<[Int64?]>([])
+    private let notices = Mutex<[CommitNotice?]>([])
 
-    func add(_ id: Int64?) { ids.withLock { $0.append(id) } }
+    func add(_ notice: CommitNotice?) { notices.withLock { $0.append(notice) } }
 
     /// Notes that notifications may have been missed (the connection was lost or is new).
     func missedSome() { add(nil) }
 
-    /// The ids heard, forgetting them; nil for a payload that was not an id or a missed stretch.
-    func take() -> [Int64?] { ids.withLock { ids in defer { ids.removeAll() }; return ids } }
+    /// The notices heard, forgetting them; nil for a payload that was not one, or a missed stretch.
+    func take() -> [CommitNotice?] { notices.withLock { notices in defer { notices.removeAll() }; return notices } }
 }
 #endif

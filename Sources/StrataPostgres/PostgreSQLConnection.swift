@@ -249,19 +249,24 @@ final class PostgreSQLConnection: DatabaseConnection {
     var writesSideBySide: Bool { true }
 
     /// The transaction's id (assigned by its first write), in the statement that also notifies
-    /// ``commitChannel``'s listeners with it when the store notifies (PostgreSQL delivers the
-    /// notification when, and only if, the transaction commits). Rows of a batched write still
-    /// waiting go in the same statement, so a one-object transaction takes three round trips:
-    /// `BEGIN`, its row with this mark, `COMMIT`.
-    func markCommit() throws(StrataError) -> Int64 {
+    /// ``commitChannel``'s listeners with it, and with the `tables` it changed, when the store
+    /// notifies (PostgreSQL delivers the notification when, and only if, the transaction commits;
+    /// see ``CommitNotice``). Rows of a batched write still waiting go in the same statement, so a
+    /// one-object transaction takes three round trips: `BEGIN`, its row with this mark, `COMMIT`.
+    func markCommit(tables: [String]?) throws(StrataError) -> Int64 {
         let id = "CAST(CAST(pg_current_xact_id() AS text) AS bigint)"
-        let sql = notifiesCommits ? "SELECT \(id), pg_notify('\(Self.commitChannel)', CAST(pg_current_xact_id() AS text))" : "SELECT \(id)"
+        let suffix = CommitNotice.suffix(tables: tables)
+        let select = { (parameter: Int) in
+            self.notifiesCommits
+                ? "SELECT \(id), pg_notify('\(Self.commitChannel)', CAST(pg_current_xact_id() AS text) || $\(parameter))" : "SELECT \(id)"
+        }
+        let extra: [String] = notifiesCommits ? [suffix] : []
         var fused: Result?
-        if let pending, !isBroken { fused = try pending.send(followedBy: sql) }
+        if let pending, !isBroken { fused = try pending.send(followedBy: select, binding: extra) }
         let result: Result
-        if let fused { result = fused } else { result = try query(sql) }
+        if let fused { result = fused } else { result = try query(select(1), extra.map { .text($0) }) }
         guard let value = result.rows.first?.first, let mark = Int64(sqlValue: value) else {
-            throw .server(code: "?", message: "the server did not return the transaction's id", sql: sql)
+            throw .server(code: "?", message: "the server did not return the transaction's id", sql: select(1))
         }
         return mark
     }
@@ -304,9 +309,9 @@ final class PostgreSQLConnection: DatabaseConnection {
     static let commitChannel = "strata_commits"
 
     /// Listens on ``commitChannel``: `heard` runs (on an event loop) for every notification, with
-    /// the committed transaction's id (nil when the payload is not one).
-    func listenForCommits(_ heard: @escaping @Sendable (Int64?) -> Void) throws(StrataError) {
-        connection.addListener(channel: Self.commitChannel) { _, notification in heard(Int64(notification.payload)) }
+    /// what it says (nil when the payload is not a commit notice).
+    func listenForCommits(_ heard: @escaping @Sendable (CommitNotice?) -> Void) throws(StrataError) {
+        connection.addListener(channel: Self.commitChannel) { _, notification in heard(CommitNotice(payload: notification.payload)) }
         try execute("LISTEN " + Self.commitChannel)
     }
 

@@ -169,7 +169,7 @@ struct PostgreSQLDatabaseConnectionTests {
         #expect(try second.query("SELECT n FROM t WHERE id = 1").rows == [[.integer(0)]])
         try first.query("UPDATE t SET n = 1 WHERE id = 1")
         try second.query("UPDATE t SET n = 1 WHERE id = 2")
-        let firstID = try first.markCommit()
+        let firstID = try first.markCommit(tables: ["t"])
         try first.commit()
         // The second read n = 0 too: adding 1 to what it read would lose the first's update.
         #expect(throws: StrataError.server(code: "40001", message: "could not serialize access due to concurrent update",

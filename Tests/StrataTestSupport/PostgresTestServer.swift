@@ -62,8 +62,15 @@ public enum PostgresTestServer {
         do { return try start() } catch let error as Unavailable { throw error } catch { throw Unavailable(description: "\(error)") }
     }
 
+    /// A server of the caller's own, beside the shared one, for a test that must see no other
+    /// test's transactions (transaction ids are counted across a server's databases); stopped
+    /// when the test process exits.
+    public static func startPrivate() throws -> Running {
+        try start()
+    }
+
     fileprivate static let counter = Atomic<Int>(0)
-    private static let dataFolder = Mutex<String?>(nil)
+    private static let dataFolders = Mutex<[String]>([])
 
     private static let binFolder: String? = {
         var candidates: [String] = []
@@ -106,8 +113,10 @@ public enum PostgresTestServer {
         let rules = data + "/pg_hba.conf"
         let trusted = try String(contentsOfFile: rules, encoding: .utf8)
         try ("local all \(passwordUser) scram-sha-256\n" + trusted).write(toFile: rules, atomically: false, encoding: .utf8)
-        dataFolder.withLock { $0 = data }
-        atexit { PostgresTestServer.stopAtExit() }
+        dataFolders.withLock { folders in
+            if folders.isEmpty { atexit { PostgresTestServer.stopAtExit() } }
+            folders.append(data)
+        }
         let options = "-k \(sockets) -c listen_addresses='' -c fsync=off -c max_connections=600 -c max_prepared_transactions=0"
         try run(tool("pg_ctl"), ["-D", data, "-o", options, "-l", folder.appendingPathComponent("server.log").path, "-w", "-s", "start"],
                 asServerUser: true)
@@ -120,8 +129,10 @@ public enum PostgresTestServer {
     fileprivate static let password = "right-password"
 
     private static func stopAtExit() {
-        guard let data = dataFolder.withLock({ $0 }), let pgCtl = try? tool("pg_ctl") else { return }
-        _ = try? run(pgCtl, ["-D", data, "-m", "immediate", "-s", "-w", "stop"], asServerUser: true)
+        guard let pgCtl = try? tool("pg_ctl") else { return }
+        for data in dataFolders.withLock({ $0 }) {
+            _ = try? run(pgCtl, ["-D", data, "-m", "immediate", "-s", "-w", "stop"], asServerUser: true)
+        }
     }
 
     /// `posix_spawn_file_actions_addclosefrom_np(actions, 3)`: glibc has it since 2.34, but Swift's

@@ -24,7 +24,8 @@ struct TransactionSnapshotTests {
     }
 
     /// Random histories: transactions start in id order and complete in any order; each pair of
-    /// snapshots taken along the way counts exactly the transactions that completed between them.
+    /// snapshots taken along the way counts, and names, exactly the transactions that completed
+    /// between them.
     @Test(arguments: 1...40)
     func completedTransactionsAreCountedBetweenAnyTwoSnapshots(seed: UInt64) {
         var random = SplitMix(state: seed)
@@ -51,6 +52,9 @@ struct TransactionSnapshotTests {
             for later in snapshots[earlierIndex...] {
                 let expected = completedAt.values.filter { $0 >= earlier.step && $0 < later.step }.count
                 #expect(later.snapshot.completed(since: earlier.snapshot) == Int64(expected))
+                let ids = completedAt.filter { $0.value >= earlier.step && $0.value < later.step }.keys.sorted()
+                #expect(later.snapshot.completedIDs(since: earlier.snapshot, limit: 1_000) == ids)
+                #expect(later.snapshot.completedIDs(since: earlier.snapshot, limit: ids.count - 1) == nil)
                 for (id, step) in completedAt {
                     #expect(later.snapshot.includes(id) == (step < later.step))
                 }

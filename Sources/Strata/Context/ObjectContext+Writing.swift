@@ -272,7 +272,7 @@ extension ObjectContext {
             if !summary.isEmpty {
                 for storage in openTransactions {
                     let part = openTransactions.count == 1 ? summary : summary.part(of: storage)
-                    parts[storage] = CommitLog.Part(counter: try countCommit(storage), summary: part)
+                    parts[storage] = CommitLog.Part(counter: try countCommit(storage, part), summary: part)
                 }
             }
             // Built only when someone listens to `DataStack.changes`.
@@ -357,11 +357,11 @@ extension ObjectContext {
 
     /// Marks the commit in its store, inside the open transaction: adds one to the store's commit
     /// count and returns the new count, or, on a server whose writers run side by side, returns
-    /// the transaction's id (see ``CommitLog``).
-    private func countCommit(_ storage: Int32) throws(StrataError) -> Int64 {
+    /// the transaction's id (see ``CommitLog``), telling other stacks which tables `part` changed.
+    private func countCommit(_ storage: Int32, _ part: CommitSummary) throws(StrataError) -> Int64 {
         let connection = try begin(storage)
         if connection.writesSideBySide {
-            let id = try connection.markCommit()
+            let id = try connection.markCommit(tables: changedTables(part))
             core.setKnownCommitCount(storage, id)
             return id
         }
@@ -375,6 +375,16 @@ extension ObjectContext {
         let count = statement.row.int64(0)
         core.setKnownCommitCount(storage, count)
         return count
+    }
+
+    /// The names of the tables whose rows `part` inserted, updated or deleted; nil when it changed
+    /// relationships, whose other sides are objects of other tables.
+    private func changedTables(_ part: CommitSummary) -> [String]? {
+        guard !part.relationshipsChanged, part.toMany.isEmpty else { return nil }
+        var tables = Set(part.inserted.map(\.table))
+        tables.formUnion(part.updated.keys.map(\.table))
+        tables.formUnion(part.deleted.keys.map(\.table))
+        return tables.sorted().map { core.layout.tables[Int($0)].name }
     }
 
     /// Records each touched table's highest row id, so ids of deleted rows are never handed out again.

@@ -7,6 +7,31 @@ package protocol CommitProbe {
     /// Looks once. `knownCount` is the store's commit count after this stack's last commit (nil
     /// before it made one), so a count that matches it is this stack's own commit.
     mutating func poll(knownCount: Int64?) -> CommitProbeFinding
+
+    /// The commits the polls so far heard of, with the tables each changed, forgetting them: for
+    /// a server whose writers run side by side, so a snapshot that holds only such commits
+    /// reads again only those tables' objects. Empty for other stores.
+    mutating func takeHeardCommits() -> [HeardCommit]
+}
+
+extension CommitProbe {
+    /// Heard of none.
+    package mutating func takeHeardCommits() -> [HeardCommit] { [] }
+}
+
+/// A commit a probe heard of: its transaction's id and the names of the tables whose rows it
+/// changed (nil when unknown: then everything is read again).
+package struct HeardCommit: Sendable, Equatable {
+    /// The committed transaction's id.
+    package let id: Int64
+    /// The tables the commit changed, by name; nil when unknown.
+    package let tables: [String]?
+
+    /// A heard commit.
+    package init(id: Int64, tables: [String]?) {
+        self.id = id
+        self.tables = tables
+    }
 }
 
 /// What one poll of a ``CommitProbe`` found.

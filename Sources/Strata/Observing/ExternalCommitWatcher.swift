@@ -29,7 +29,7 @@ final class ExternalCommitWatcher: Sendable {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval)
                     guard let self, let core, let main, let findings = self.poll(core) else { return }
-                    if findings.foreign { await main.catchUp() }
+                    if findings.foreign { await main.catchUp(hearing: findings.heard) }
                     for (storage, file) in findings.moved { await main.stopObservers(of: storage, .storeMoved(file: file)) }
                 }
             }
@@ -37,12 +37,13 @@ final class ExternalCommitWatcher: Sendable {
     }
 
     /// Polls every file of the stack; nil once stopped.
-    private func poll(_ core: StackCore) -> (foreign: Bool, moved: [(Int32, String)])? {
+    private func poll(_ core: StackCore) -> (foreign: Bool, moved: [(Int32, String)], heard: [Int32: [HeardCommit]])? {
         let storages = core.storages
         return probes.withLock { probes in
             guard probes != nil else { return nil }
             var foreign = false
             var moved: [(Int32, String)] = []
+            var heard: [Int32: [HeardCommit]] = [:]
             for storage in storages {
                 guard var probe = probes?[storage.index] ?? storage.backend.commitProbe() else { continue }
                 switch probe.poll(knownCount: core.knownCommitCount(storage.index)) {
@@ -50,9 +51,11 @@ final class ExternalCommitWatcher: Sendable {
                 case .moved: moved.append((storage.index, storage.displayName))
                 case .nothing: break
                 }
+                let commits = probe.takeHeardCommits()
+                if !commits.isEmpty { heard[storage.index] = commits }
                 probes?[storage.index] = probe
             }
-            return (foreign, moved)
+            return (foreign, moved, heard)
         }
     }
 

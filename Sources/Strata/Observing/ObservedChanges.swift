@@ -23,14 +23,18 @@ struct ObservedChanges {
     /// Storages changed by commits nobody described (another stack or process): monitors of
     /// them read their lists again.
     var undescribed: Set<Int32> = []
+    /// Tables other stacks' commits changed (their notices said which): monitors of them, or
+    /// joining them, read their lists again.
+    var undescribedTables: Set<StackCore.TableKey> = []
     /// Objects a re-read found changed, with the changed column ordinals; nil columns: deleted.
     var reread: [ObjectKey: (entity: String, columns: ColumnSet?)] = [:]
 
-    var isEmpty: Bool { rows.isEmpty && relationshipStorages.isEmpty && undescribed.isEmpty && reread.isEmpty }
+    var isEmpty: Bool { rows.isEmpty && relationshipStorages.isEmpty && undescribed.isEmpty && undescribedTables.isEmpty && reread.isEmpty }
 
     /// Whether anything changed in a storage.
     func touches(storage: Int32) -> Bool {
         undescribed.contains(storage) || relationshipStorages.contains(storage) || rows.keys.contains { $0.storage == storage }
+            || undescribedTables.contains { $0.storage == storage }
     }
 
     /// Adds one commit's changes to a storage.

@@ -30,8 +30,10 @@ package protocol DatabaseConnection: AnyObject {
     var writesSideBySide: Bool { get }
 
     /// Inside a write transaction of a connection that ``writesSideBySide``: its transaction id,
-    /// which marks the commit; the store's listeners hear of it when it commits.
-    func markCommit() throws(StrataError) -> Int64
+    /// which marks the commit; the store's listeners hear of it, and of `tables`, the tables whose
+    /// rows it changed (nil when it changed relationships, which concern other tables' objects),
+    /// when it commits.
+    func markCommit(tables: [String]?) throws(StrataError) -> Int64
 
     /// Inside a read transaction of a connection that ``writesSideBySide``: which transactions its
     /// snapshot sees.
@@ -88,7 +90,7 @@ extension DatabaseConnection {
     package var writesSideBySide: Bool { false }
 
     /// Not called on a connection whose writers take turns.
-    package func markCommit() throws(StrataError) -> Int64 {
+    package func markCommit(tables: [String]?) throws(StrataError) -> Int64 {
         misuse("Strata: markCommit() on a connection whose writers take turns")
     }
 

@@ -53,6 +53,21 @@ package struct TransactionSnapshot: Sendable, Equatable, CustomStringConvertible
         return count
     }
 
+    /// The ids of the transactions ``completed(since:)`` counts, in ascending order; nil when
+    /// there are more than `limit`.
+    package func completedIDs(since earlier: TransactionSnapshot, limit: Int) -> [Int64]? {
+        guard completed(since: earlier) <= Int64(limit) else { return nil }
+        var ids = earlier.inProgress.filter { $0 < next && !isInProgress($0) }
+        var id = max(earlier.next, lowest)
+        // Below `lowest` every id is complete; `earlier` saw none from `earlier.next` on.
+        if earlier.next < lowest { ids += (earlier.next..<lowest).map { $0 } }
+        while id < next {
+            if !isInProgress(id) { ids.append(id) }
+            id += 1
+        }
+        return ids.sorted()
+    }
+
     private func isInProgress(_ id: Int64) -> Bool {
         var low = 0
         var high = inProgress.count

@@ -28,6 +28,12 @@ final class MainContext {
     private var stale: Set<Int32> = []
     /// Server storages whose snapshot ends once the main actor's current work is done.
     private var endingSnapshots: Set<Int32> = []
+    /// Other stacks' commits the watcher heard of, by storage and transaction id, with the tables
+    /// each changed (nil: unknown), until a snapshot holds them.
+    private var heardCommits: [Int32: [Int64: Set<String>?]] = [:]
+    /// How many objects the storages' re-reads have read again (what a test of re-reading only
+    /// the tables other stacks changed counts).
+    private(set) var objectsReread = 0
     /// The monitors of this stack.
     let observers: ObserverRegistry
     /// What was applied since monitors last looked (recorded only while monitors exist).
@@ -41,6 +47,21 @@ final class MainContext {
         self.watcher = ExternalCommitWatcher(interval: watchInterval)
         self.observers = ObserverRegistry()
     }
+
+    /// ``catchUp()`` after the watcher heard of other stacks' commits: which tables each changed
+    /// lets a snapshot that holds only such commits read those tables' objects alone again.
+    func catchUp(hearing heard: [Int32: [HeardCommit]]) {
+        for (storage, commits) in heard {
+            for commit in commits { heardCommits[storage, default: [:]][commit.id] = commit.tables.map(Set.init) }
+            // Notices the snapshots never met (another database's ids cannot arrive; a runaway
+            // is only memory): past a bound they are dropped, and their commits read as unknown.
+            if heardCommits[storage]?.count ?? 0 > Self.heardCommitsKept { heardCommits[storage] = nil }
+        }
+        catchUp()
+    }
+
+    /// How many heard commits a storage keeps for its next snapshots.
+    static let heardCommitsKept = 10_000
 
     /// Applies every commit logged so far and ends the snapshots, so the next read starts from
     /// the newest state. Storages that missed commits are re-read at once.
@@ -153,13 +174,38 @@ final class MainContext {
             apply(part.summary)
             if observers.isActive { observed.add(part.summary, storage: storage) }
         }
-        if snapshot.completed(since: previous) > Int64(fresh.count) || stale.contains(storage) {
+        let others = tablesOthersChanged(storage, between: previous, and: snapshot, own: Set(fresh.map(\.counter)))
+        if stale.contains(storage) || others == nil {
             try reread(storage)
         } else {
             let overlapping = Set(touched.filter { $0.value > 1 }.keys)
-            if !overlapping.isEmpty { try reread(storage, only: overlapping) }
+            if let others, !others.isEmpty { try reread(storage, tables: others, also: overlapping) } else if !overlapping.isEmpty {
+                try reread(storage, only: overlapping)
+            }
         }
         appliedSnapshots[storage] = snapshot
+    }
+
+    /// The tables (by index) that other writers' commits between two snapshots changed: empty
+    /// when every transaction that completed meanwhile is one of `own` (this stack's commits);
+    /// nil when any other one is not a heard commit whose tables are known (a rolled-back
+    /// transaction, a commit that changed relationships, another program's, a lost notice), or
+    /// too many completed to name.
+    private func tablesOthersChanged(_ storage: Int32, between previous: TransactionSnapshot, and snapshot: TransactionSnapshot,
+                                     own: Set<Int64>) -> Set<Int32>? {
+        defer { heardCommits[storage] = heardCommits[storage]?.filter { !snapshot.includes($0.key) } }
+        guard let completed = snapshot.completedIDs(since: previous, limit: Self.heardCommitsKept) else { return nil }
+        var names: Set<String> = []
+        for id in completed where !own.contains(id) {
+            guard let heard = heardCommits[storage]?[id], let tables = heard else { return nil }
+            names.formUnion(tables)
+        }
+        var tables: Set<Int32> = []
+        for name in names {
+            guard let index = core.layout.tables.firstIndex(where: { $0.name == name }) else { return nil }
+            tables.insert(Int32(index))
+        }
+        return tables
     }
 
     /// Ends a server storage's snapshot once the main actor's current work is done. What one
@@ -175,11 +221,22 @@ final class MainContext {
         }
     }
 
-    /// Reads a storage's live objects again (those with `only`'s keys, when given), telling the
-    /// monitors what changed.
-    private func reread(_ storage: Int32, only keys: Set<ObjectKey>? = nil) throws(StrataError) {
+    /// Reads again the live objects of a storage's `tables` (and those with `also`'s keys),
+    /// telling the monitors of those tables to read their lists again.
+    private func reread(_ storage: Int32, tables: Set<Int32>, also keys: Set<ObjectKey>) throws(StrataError) {
+        let inTables = context.registered.values.lazy.map(\.key).filter { $0.storage == storage && tables.contains($0.table) }
         if observers.isActive {
-            observed.undescribed.insert(storage)
+            for table in tables { observed.undescribedTables.insert(StackCore.TableKey(storage: storage, table: table)) }
+        }
+        try reread(storage, only: keys.union(inTables), describing: false)
+    }
+
+    /// Reads a storage's live objects again (those with `only`'s keys, when given), telling the
+    /// monitors what changed; `describing`: monitors of the whole storage read their lists again.
+    private func reread(_ storage: Int32, only keys: Set<ObjectKey>? = nil, describing: Bool = true) throws(StrataError) {
+        objectsReread += keys?.count ?? context.registered.values.count { $0.key.storage == storage }
+        if observers.isActive {
+            if describing { observed.undescribed.insert(storage) }
             try context.refreshRegistered(storage: storage, only: keys) { object, columns in
                 self.observed.reread[object.key] = (object.layout?.name ?? "", columns)
             }

@@ -224,9 +224,12 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver, Observable {
             updated.insert(key)
         }
         do {
-            let readsAll = changes.undescribed.contains(table.storage)
+            let readsAll = changes.undescribed.contains(table.storage) || changes.undescribedTables.contains(table)
                 || (fetch.readsAllOnChange && changes.touches(storage: table.storage))
-                || fetch.joinedTables.contains { changes.rows[StackCore.TableKey(storage: table.storage, table: $0)] != nil }
+                || fetch.joinedTables.contains { joined in
+                    let key = StackCore.TableKey(storage: table.storage, table: joined)
+                    return changes.rows[key] != nil || changes.undescribedTables.contains(key)
+                }
             if readsAll {
                 replace(with: try fetch.readAll(context), updated: updated)
                 return

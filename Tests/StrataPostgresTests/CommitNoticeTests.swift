@@ -1,0 +1,57 @@
+// Left out of builds without the PostgreSQL trait (see Package.swift).
+#if PostgreSQL
+import Foundation
+import Strata
+@testable import StrataPostgres
+import StrataTestSupport
+import Synchronization
+import Testing
+
+/// What a commit's notification tells the stacks that listen: its transaction's id and the
+/// tables it changed.
+@Suite("Commit notices")
+struct CommitNoticeTests {
+    @Test func aNoticeCarriesTheIdAndTheTablesAnyNameMayHold() {
+        let tables = ["Person", "Dog Owner", "quote\"d", "comma,name", "ü"]
+        let payload = "741" + CommitNotice.suffix(tables: tables)
+        #expect(CommitNotice(payload: payload) == CommitNotice(id: 741, tables: tables))
+        // Unknown tables: the id alone, as an earlier Strata sends it.
+        #expect(CommitNotice.suffix(tables: nil).isEmpty)
+        #expect(CommitNotice(payload: "741") == CommitNotice(id: 741, tables: nil))
+    }
+
+    @Test func aListTooLongForANotificationIsLeftOut() {
+        let tables = (0..<1_000).map { "table_\($0)" }
+        #expect(CommitNotice.suffix(tables: tables).isEmpty)
+    }
+
+    @Test(arguments: ["", "x", "12x", "12 [", "12 {\"a\":1}", " 12"])
+    func aPayloadThatIsNoNoticeIsRefused(payload: String) {
+        #expect(CommitNotice(payload: payload) == nil)
+    }
+
+    @Test(Postgres.available) func aListenerHearsTheCommitAndItsTablesOnlyWhenItCommits() throws {
+        let url = try Postgres.newDatabaseURL("notice")
+        let listener = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
+        let heard = Mutex<[CommitNotice?]>([])
+        try listener.listenForCommits { notice in heard.withLock { $0.append(notice) } }
+        let writer = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
+        writer.notifiesCommits = true
+        try writer.execute("CREATE TABLE t (id bigint PRIMARY KEY)")
+        try writer.beginWriteTransaction()
+        try writer.query("INSERT INTO t VALUES (1)")
+        _ = try writer.markCommit(tables: ["t"])
+        try writer.rollback()
+        try writer.beginWriteTransaction()
+        try writer.query("INSERT INTO t VALUES (2)")
+        let id = try writer.markCommit(tables: ["t"])
+        try writer.commit()
+        // A statement on the listener's connection makes it read what arrived.
+        for _ in 0..<200 where heard.withLock({ $0.isEmpty }) {
+            try listener.execute("SELECT 1")
+            usleep(5_000)
+        }
+        #expect(heard.withLock { $0 } == [CommitNotice(id: id, tables: ["t"])])
+    }
+}
+#endif
