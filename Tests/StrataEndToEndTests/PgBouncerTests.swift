@@ -127,61 +127,11 @@ struct PgBouncerTests {
         let stack = DataStack(Shop.schemaHistory)
         try await stack.addStorage(PostgreSQLStore(url: pooler.url(database: database), pooler: .transactionMode()))
         let address = try PostgreSQLAddress(url: pooler.url(database: database))
-        let progress = WritersProgress()
-        // Four writers, each transaction two rows of one tag; the pooler is stopped once 40 have
-        // been acknowledged and started again, and the writers go on until 40 more are.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in 0..<4 {
-                group.addTask {
-                    var index = 0
-                    while progress.acknowledgedCount < 80 {
-                        index += 1
-                        let tag = "w\(writer)-\(index)"
-                        do {
-                            try await stack.perform { transaction in
-                                transaction.create(Into<Product>()).sku = tag + "a"
-                                transaction.create(Into<Product>()).sku = tag + "b"
-                            }
-                            progress.acknowledge(tag)
-                        } catch let error as StrataError {
-                            progress.fail(tag, error)
-                            try await Task.sleep(for: .milliseconds(5))
-                        }
-                    }
-                }
-            }
-            group.addTask {
-                while progress.acknowledgedCount < 40 { try await Task.sleep(for: .milliseconds(5)) }
-                pooler.stop()
-                try pooler.start()
-            }
-            try await group.waitForAll()
+        try await RestartUnderLoad.run(stack, address: address, checkingIn: database, on: Postgres.server()) {
+            pooler.stop()
+            try pooler.start()
         }
-        let server = try Postgres.server()
-        let rows = try server.psql("SELECT sku FROM \"Product\"", database: database).split(separator: "\n").map(String.init)
-        let tags = Dictionary(grouping: rows) { String($0.dropLast()) }
-        // Nothing half-written, and every acknowledged transaction there.
-        #expect(tags.values.allSatisfy { $0.count == 2 })
-        #expect(progress.acknowledged.isSubset(of: Set(tags.keys)))
-        #expect(progress.acknowledged.count >= 80)
-        let lost = StrataError.connectionLost(server: address.server, database: database)
-        #expect(progress.failures.allSatisfy { error in
-            if case .serverUnavailable(let server, let name, _) = error { return server == address.server && name == database }
-            return error == lost
-        }, "\(progress.failures)")
     }
 }
 
-/// What the writers of the restart test did: the tags of acknowledged transactions and the
-/// errors of failed ones.
-private final class WritersProgress: Sendable {
-    private let state = Mutex<(acknowledged: Set<String>, failures: [StrataError])>(([], []))
-
-    var acknowledgedCount: Int { state.withLock { $0.acknowledged.count } }
-    var acknowledged: Set<String> { state.withLock { $0.acknowledged } }
-    var failures: [StrataError] { state.withLock { $0.failures } }
-
-    func acknowledge(_ tag: String) { state.withLock { _ = $0.acknowledged.insert(tag) } }
-    func fail(_ tag: String, _ error: StrataError) { state.withLock { $0.failures.append(error) } }
-}
 #endif

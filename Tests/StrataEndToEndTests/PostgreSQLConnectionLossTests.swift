@@ -34,6 +34,21 @@ struct PostgreSQLConnectionLossTests {
         #expect(try stack.fetchAll(From<Product>().orderBy(.ascending(\.sku))).map(\.sku) == ["A", "D"])
     }
 
+    /// The server stopped at once, as a crash would, and started again under four writers: what
+    /// was acknowledged is there, nothing is half-written, in-flight transactions failed with the
+    /// connection's error, and the stack's connections are made again.
+    @Test func aServerRestartedUnderLoadLosesNoAcknowledgedCommitAndTheStackRecovers() async throws {
+        let server = try PostgresTestServer.startPrivate()
+        let database = try server.createDatabase("restart")
+        let url = server.url(database: database)
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: url))
+        try await RestartUnderLoad.run(stack, address: PostgreSQLAddress(url: url), checkingIn: database, on: server) {
+            try server.restart()
+        }
+        #expect(try stack.fetchCount(From<Product>()) >= 160)
+    }
+
     @Test func aMonitorCatchesUpWithCommitsMadeWhileItsListenerWasAway() async throws {
         let (database, url) = try Postgres.newDatabase("away")
         let watching = DataStack(Shop.schemaHistory, externalCommitCheckInterval: .milliseconds(10))

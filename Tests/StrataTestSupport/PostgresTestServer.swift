@@ -17,6 +17,10 @@ public enum PostgresTestServer {
         public var socketPath: String { socketFolder + "/.s.PGSQL.5432" }
         /// The superuser the cluster was created with.
         public let user: String
+        /// The cluster's data folder.
+        let dataFolder: String
+        /// `pg_ctl start`'s arguments after the data folder.
+        let startArguments: [String]
         /// A role that must log in with ``password`` (SCRAM-SHA-256), for tests of passwords.
         public let passwordUser = PostgresTestServer.passwordUser
         /// ``passwordUser``'s password.
@@ -25,6 +29,14 @@ public enum PostgresTestServer {
         /// A URL for `database` on this server: `postgres://strata@/<database>?host=<socket folder>`.
         public func url(database: String) -> String {
             "postgres://\(user)@/\(database)?host=\(socketFolder)"
+        }
+
+        /// Stops the server at once, as a crash would (`pg_ctl stop -m immediate`: every connection
+        /// dropped, nothing flushed first), and starts it again; returns once it takes connections.
+        public func restart() throws {
+            let pgCtl = try PostgresTestServer.tool("pg_ctl")
+            try PostgresTestServer.run(pgCtl, ["-D", dataFolder, "-m", "immediate", "-s", "-w", "stop"], asServerUser: true)
+            try PostgresTestServer.run(pgCtl, ["-D", dataFolder] + startArguments, asServerUser: true)
         }
 
         /// Creates a new, empty database named `prefix_<n>` and returns its name.
@@ -118,9 +130,9 @@ public enum PostgresTestServer {
             folders.append(data)
         }
         let options = "-k \(sockets) -c listen_addresses='' -c fsync=off -c max_connections=600 -c max_prepared_transactions=0"
-        try run(tool("pg_ctl"), ["-D", data, "-o", options, "-l", folder.appendingPathComponent("server.log").path, "-w", "-s", "start"],
-                asServerUser: true)
-        let running = Running(socketFolder: sockets, user: user)
+        let startArguments = ["-o", options, "-l", folder.appendingPathComponent("server.log").path, "-w", "-s", "start"]
+        try run(tool("pg_ctl"), ["-D", data] + startArguments, asServerUser: true)
+        let running = Running(socketFolder: sockets, user: user, dataFolder: data, startArguments: startArguments)
         try running.psql("CREATE ROLE \(passwordUser) LOGIN PASSWORD '\(password)'", database: "postgres")
         return running
     }
