@@ -2,6 +2,7 @@
 #if PostgreSQL
 import Foundation
 import Strata
+import Synchronization
 
 /// What a commit's notification says: the committed transaction's id, then, after a space, the
 /// tables whose rows it changed as a JSON array of names (`741 ["Person","Dog"]`). A notice
@@ -19,8 +20,26 @@ struct CommitNotice: Equatable {
 
     /// What follows the id in the payload of a commit that changed `tables`.
     static func suffix(tables: [String]?) -> String {
-        guard let tables, let json = try? JSONEncoder().encode(tables), json.count <= longestList else { return "" }
-        return " " + String(decoding: json, as: UTF8.self)
+        guard let tables else { return "" }
+        if let known = encoded.withLock({ $0[tables] }) { return known }
+        guard let json = try? JSONEncoder().encode(tables), json.count <= longestList else { return "" }
+        let suffix = " " + String(decoding: json, as: UTF8.self)
+        remember(suffix, for: tables, in: encoded)
+        return suffix
+    }
+
+    /// A stack's commits change a few sets of tables over and over, and its listeners hear the
+    /// same lists again: both ways are kept (up to ``remembered`` of each), so a commit and a
+    /// notice cost no JSON coding once their list was seen.
+    private static let encoded = Mutex<[[String]: String]>([:])
+    private static let decoded = Mutex<[Substring: [String]]>([:])
+    static let remembered = 256
+
+    private static func remember<Key: Hashable & Sendable, Value: Sendable>(_ value: Value, for key: Key, in cache: borrowing Mutex<[Key: Value]>) {
+        cache.withLock { cache in
+            if cache.count >= remembered { cache.removeAll(keepingCapacity: true) }
+            cache[key] = value
+        }
     }
 
     /// The notice a payload carries; nil when it is not one.
@@ -29,7 +48,12 @@ struct CommitNotice: Equatable {
         guard let first = parts.first, let id = Int64(first) else { return nil }
         self.id = id
         if parts.count == 2 {
+            if let known = Self.decoded.withLock({ $0[parts[1]] }) {
+                tables = known
+                return
+            }
             guard let tables = try? JSONDecoder().decode([String].self, from: Data(parts[1].utf8)) else { return nil }
+            Self.remember(tables, for: parts[1], in: Self.decoded)
             self.tables = tables
         } else {
             tables = nil

@@ -23,7 +23,8 @@ struct NamesTests {
     @Test func scalarsReadBackAsTheSameText() throws {
         var generator = SplitMix(seed: 0x5EED)
         let alphabet: [Unicode.Scalar] = ["a", "Z", "_", "0", " ", ":", "#", "\"", "'", "\\", "\n", "\t", "\r", "{", "}", "[", "]", ",",
-                                          "&", "*", "!", "|", ">", "%", "@", "`", "-", "?", "é", "😀", "\u{85}", "\u{2028}", "\u{1}", "\u{7F}", "\u{FEFF}"]
+                                          "&", "*", "!", "|", ">", "%", "@", "`", "-", "?", "é", "😀", "\u{85}", "\u{2028}", "\u{1}", "\u{7F}", "\u{FEFF}",
+                                          "\u{80}", "\u{8B}", "\u{9F}", "\u{A0}", "\u{FFFE}", "\u{FFFF}"]
         var samples = ["", "null", "true", "False", "~", "yes", "1", "0x1F", "1e3", ".inf", "- a", "a: b", "#c"]
         for _ in 0..<500 {
             let length = Int(generator.next() % 12)

@@ -24,8 +24,10 @@ enum YAMLText {
             case "\t": result += "\\t"
             case "\r": result += "\\r"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0xFEFF
-                    || (0x2028...0x2029).contains(scalar.value) {
+                // C0 and C1 controls, DEL, NEL, BOM, line and paragraph separators and the two
+                // non-characters: a YAML file may not hold them as they are (or they break lines).
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFEFF
+                    || (0x2028...0x2029).contains(scalar.value) || (0xFFFE...0xFFFF).contains(scalar.value) {
                     let hex = String(scalar.value, radix: 16, uppercase: true)
                     result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
                 } else {
