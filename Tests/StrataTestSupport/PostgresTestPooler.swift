@@ -85,8 +85,8 @@ public final class PostgresTestPooler: Sendable {
         return url(database: String(database))
     }
 
-    /// Stops the pooler (`SIGINT`: at once, dropping every client and server connection) and waits
-    /// until it has gone.
+    /// Stops the pooler (`SIGTERM`: at once, dropping every client and server connection; `SIGINT`
+    /// would wait for them to end) and waits until it has gone.
     public func stop() {
         Self.stop(pidFile: folder.appendingPathComponent("pgbouncer.pid").path)
     }
@@ -109,7 +109,7 @@ public final class PostgresTestPooler: Sendable {
     private static func stop(pidFile: String) {
         guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
               pid > 0 else { return }
-        guard kill(pid, SIGINT) == 0 else { return }
+        guard kill(pid, SIGTERM) == 0 else { return }
         for _ in 0..<500 where isRunning(pid) { usleep(10_000) }
         // The pooler may leave its pid file behind, and as a zombie nobody reaps (its parent is
         // the container's first process) it would still count as running when started again.

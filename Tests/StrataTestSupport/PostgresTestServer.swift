@@ -183,8 +183,21 @@ public enum PostgresTestServer {
         guard closeInheritedDescriptors(&actions) == 0 else { throw Unavailable(description: "cannot keep descriptors from \(command[0])") }
         var argv = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        // A thread of this process may block signals (Swift's and Dispatch's threads do), and a
+        // child inherits that mask: PgBouncer, which never unblocks them, would ignore the
+        // SIGTERM that stops it. The child starts with no signal blocked and every one at its default.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, command[0], &actions, nil, &argv, environ)
+        let spawned = posix_spawn(&pid, command[0], &actions, &attributes, &argv, environ)
         guard spawned == 0 else { throw Unavailable(description: "cannot start \(command[0]): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
