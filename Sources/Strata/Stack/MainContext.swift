@@ -215,9 +215,11 @@ final class MainContext {
     /// brings the live objects up to it.
     private func endAfterThisTurn(_ storage: Int32) {
         guard endingSnapshots.insert(storage).inserted else { return }
-        Task { @MainActor in
-            self.endingSnapshots.remove(storage)
-            self.context.endSnapshots(of: [storage])
+        // Held weakly: a stack closed before the main actor gets here closes its connections now.
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            endingSnapshots.remove(storage)
+            context.endSnapshots(of: [storage])
         }
     }
 
