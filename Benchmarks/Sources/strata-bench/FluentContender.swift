@@ -7,8 +7,8 @@ import StrataPostgres
 
 /// The item as a Fluent model, written as Fluent's documentation writes models.
 // `@unchecked Sendable` as Fluent's documentation prescribes for models: Fluent's property
-// wrappers keep their values in reference storage that the compiler cannot check; each model
-// here is made, saved and read by one task.
+// wrappers keep their values in reference storage that the compiler cannot check. It is sound
+// here because each model is made, saved and read by one task and never shared.
 final class FluentItem: Model, @unchecked Sendable {
     static let schema = "item"
 
