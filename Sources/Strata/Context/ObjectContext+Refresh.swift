@@ -80,7 +80,9 @@ extension ObjectContext {
     /// reloaded on use.
     /// `changed`, when given, is told each object whose values changed, with the changed
     /// columns, and each object whose row is gone, with nil.
-    func refreshRegistered(storage: Int32, only keys: Set<ObjectKey>? = nil, changed: ((StrataObject, ColumnSet?) -> Void)? = nil) throws(StrataError) {
+    /// Returns how many objects it read again.
+    @discardableResult
+    func refreshRegistered(storage: Int32, only keys: Set<ObjectKey>? = nil, changed: ((StrataObject, ColumnSet?) -> Void)? = nil) throws(StrataError) -> Int {
         let objects = keys.map { $0.compactMap { registered[$0] } } ?? registered.values.filter { $0.key.storage == storage }
         let seen = try readStoredRows(of: objects) { object, kind, row in
             let compares = changed != nil || object.isObserved
@@ -105,6 +107,7 @@ extension ObjectContext {
         // An object whose new row does not decode leaves the map, so the next snapshot does not
         // meet it again; a fetch reads it anew.
         try throwReadFailures(forgetting: true)
+        return objects.count
     }
 
     /// Unsafe transaction: brings every registered object to the stored state, keeping the

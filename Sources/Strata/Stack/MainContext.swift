@@ -236,14 +236,13 @@ final class MainContext {
     /// Reads a storage's live objects again (those with `only`'s keys, when given), telling the
     /// monitors what changed; `describing`: monitors of the whole storage read their lists again.
     private func reread(_ storage: Int32, only keys: Set<ObjectKey>? = nil, describing: Bool = true) throws(StrataError) {
-        objectsReread += keys?.count ?? context.registered.values.count { $0.key.storage == storage }
         if observers.isActive {
             if describing { observed.undescribed.insert(storage) }
-            try context.refreshRegistered(storage: storage, only: keys) { object, columns in
+            objectsReread += try context.refreshRegistered(storage: storage, only: keys) { object, columns in
                 self.observed.reread[object.key] = (object.layout?.name ?? "", columns)
             }
         } else {
-            try context.refreshRegistered(storage: storage, only: keys)
+            objectsReread += try context.refreshRegistered(storage: storage, only: keys)
         }
         if keys == nil { stale.remove(storage) }
     }
