@@ -76,9 +76,10 @@ public enum PostgresTestServer {
 
     /// A server of the caller's own, beside the shared one, for a test that must see no other
     /// test's transactions (transaction ids are counted across a server's databases); stopped
-    /// when the test process exits.
+    /// when the test process exits. Its autovacuum is off: an automatic ANALYZE takes a
+    /// transaction id too, which such a test would count as another program's commit.
     public static func startPrivate() throws -> Running {
-        try start()
+        try start(options: "-c autovacuum=off")
     }
 
     fileprivate static let counter = Atomic<Int>(0)
@@ -108,7 +109,7 @@ public enum PostgresTestServer {
         return getpwnam("postgres") != nil ? "postgres" : "nobody"
     }
 
-    private static func start() throws -> Running {
+    private static func start(options extra: String = "") throws -> Running {
         let initdb = try tool("initdb")
         let folder = TestFolders.url("postgres")
         let data = folder.appendingPathComponent("data").path
@@ -129,7 +130,7 @@ public enum PostgresTestServer {
             if folders.isEmpty { atexit { PostgresTestServer.stopAtExit() } }
             folders.append(data)
         }
-        let options = "-k \(sockets) -c listen_addresses='' -c fsync=off -c max_connections=600 -c max_prepared_transactions=0"
+        let options = "-k \(sockets) -c listen_addresses='' -c fsync=off -c max_connections=600 -c max_prepared_transactions=0 \(extra)"
         let startArguments = ["-o", options, "-l", folder.appendingPathComponent("server.log").path, "-w", "-s", "start"]
         try run(tool("pg_ctl"), ["-D", data] + startArguments, asServerUser: true)
         let running = Running(socketFolder: sockets, user: user, dataFolder: data, startArguments: startArguments)
