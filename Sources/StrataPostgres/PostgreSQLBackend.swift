@@ -21,12 +21,14 @@ struct PostgreSQLBackend: ServerBackend {
     /// Where the connection that listens for commits connects when the store's URL reaches a
     /// pooler in transaction mode (nil: it polls through the pooler).
     let directAddress: PostgreSQLAddress?
+    /// Where reads go when the store has replicas (nil: every read goes to ``address``).
+    let router: ReplicaRouter?
 
     var dialect: SQLDialect { .postgresql }
 
-    /// A connection in the store's schema.
-    func connect() throws(StrataError) -> PostgreSQLConnection {
-        let connection = try PostgreSQLConnection.connect(address, sessionless: sessionless)
+    /// A connection in the store's schema, to the primary or to `replica`.
+    func connect(to replica: PostgreSQLAddress? = nil) throws(StrataError) -> PostgreSQLConnection {
+        let connection = try PostgreSQLConnection.connect(replica ?? address, sessionless: sessionless)
         if let schema { try connection.use(schema: schema) }
         return connection
     }
@@ -50,12 +52,16 @@ struct PostgreSQLBackend: ServerBackend {
         return try PostgreSQLConnection.connect(directAddress, sessionless: false)
     }
 
+    /// A connection for reads: to the primary, or (with replicas) one that routes each read
+    /// transaction (see ``PostgreSQLRoutedReader``).
     func reader() throws(StrataError) -> any DatabaseConnection {
-        try connect()
+        guard let router else { return try connect() }
+        return PostgreSQLRoutedReader(backend: self, router: router)
     }
 
     func writer() throws(StrataError) -> any DatabaseConnection {
         let connection = try connect()
+        connection.commitsSeenBy = router
         connection.notifiesCommits = externalCommits == .notified
         try connection.setLockTimeout(milliseconds: busyTimeoutMilliseconds)
         return connection
@@ -74,6 +80,10 @@ struct PostgreSQLBackend: ServerBackend {
     /// earlier Strata wrote).
     func finishOpening(_ connection: any DatabaseConnection, tables: [String]) throws(StrataError) {
         try PostgreSQLRowIDs.createMissingSequences(connection, tables: tables)
+        // Replicas serve this stack's reads only once they have the store as it was opened.
+        if let router, let connection = connection as? PostgreSQLConnection {
+            router.mustSee(try connection.insertPosition())
+        }
     }
 
     /// An advisory lock held by a transaction of a connection of its own, left open from before

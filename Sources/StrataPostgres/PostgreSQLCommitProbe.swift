@@ -35,18 +35,29 @@ struct PostgreSQLCommitProbe: CommitProbe {
             if mode == .notified {
                 let notices = heard.take()
                 heardCommits += notices.compactMap { $0.map { HeardCommit(id: $0.id, tables: $0.tables) } }
-                return notices.contains { notice in notice == nil || notice?.id != knownCount } ? .foreignCommit : .nothing
+                let foreign = notices.contains { notice in notice == nil || notice?.id != knownCount }
+                if foreign { try replicasMustSeeThePrimary(connection) }
+                return foreign ? .foreignCommit : .nothing
             }
             let snapshot = try connection.snapshotMark()
             defer { last = (snapshot, knownCount) }
             guard let last else { return .nothing }
             let own: Int64 = knownCount != last.known ? 1 : 0
-            return snapshot.completed(since: last.snapshot) > own ? .foreignCommit : .nothing
+            guard snapshot.completed(since: last.snapshot) > own else { return .nothing }
+            try replicasMustSeeThePrimary(connection)
+            return .foreignCommit
         } catch {
             connection = nil
             heard.missedSome()
             return .nothing
         }
+    }
+
+    /// With replicas: the commits just found are before the primary's log position now, which the
+    /// replicas must replay before the re-read they cause runs there.
+    private func replicasMustSeeThePrimary(_ connection: PostgreSQLConnection) throws(StrataError) {
+        guard let router = backend.router else { return }
+        router.mustSee(try connection.insertPosition())
     }
 
     mutating func takeHeardCommits() -> [HeardCommit] {

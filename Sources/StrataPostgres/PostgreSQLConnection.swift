@@ -185,7 +185,13 @@ final class PostgreSQLConnection: DatabaseConnection {
         let answer: PostgresQueryResult
         statementsSent += 1
         do {
-            answer = try connection.query(query, logger: Self.quietLogger).wait()
+            let pending = connection.query(query, logger: Self.quietLogger)
+            // Behind a pooler in transaction mode, an answer that never comes closes the
+            // connection (a restarted PgBouncer was seen to leave a new client's statement
+            // unanswered for good), so the transaction fails with `connectionLost` instead.
+            let watchdog = sessionless ? pending.eventLoop.scheduleTask(in: Self.poolerAnswerLimit) { [connection] in _ = connection.close() as EventLoopFuture<Void> } : nil
+            defer { watchdog?.cancel() }
+            answer = try pending.wait()
         } catch {
             // A FATAL error (a terminated backend, a server shutting down) ends the session; the
             // socket's close may not have been seen yet, so this side closes it now.
@@ -293,9 +299,29 @@ final class PostgreSQLConnection: DatabaseConnection {
         return Set(result.rows.compactMap { $0.first.flatMap { String(sqlValue: $0) } })
     }
 
-    /// `COMMIT`.
+    /// `COMMIT`; on a writer of a store with replicas, then the log position the commit reached,
+    /// which the replicas must replay before they serve this stack's reads.
     func commit() throws(StrataError) {
         try execute("COMMIT")
+        guard let router = commitsSeenBy else { return }
+        do {
+            router.mustSee(try insertPosition())
+        } catch {
+            // Committed, but where is unknown: reads go to the primary for a while instead.
+            router.readPrimary(for: ReplicaRouter.retryInterval)
+        }
+    }
+
+    /// The router of a store with replicas, told of each commit's position (writers only).
+    var commitsSeenBy: ReplicaRouter?
+
+    /// Where the server's log ends now (`pg_current_wal_insert_lsn()`): past every commit it has made.
+    func insertPosition() throws(StrataError) -> WALPosition {
+        let sql = "SELECT CAST(pg_current_wal_insert_lsn() AS text)"
+        guard let position = try PostgreSQLRoutedReader.position(query(sql), sql: sql) else {
+            throw .server(code: "?", message: "the server did not return its log position", sql: sql)
+        }
+        return position
     }
 
     /// Makes every statement wait at most `milliseconds` for a lock (a row another transaction changes), then
@@ -304,6 +330,10 @@ final class PostgreSQLConnection: DatabaseConnection {
         try set("lock_timeout", to: String(milliseconds))
         lockTimeoutMilliseconds = milliseconds
     }
+
+    /// How long a statement sent through a pooler in transaction mode may go unanswered before its
+    /// connection is closed.
+    static let poolerAnswerLimit: TimeAmount = .seconds(60)
 
     /// The channel Strata's writers notify when they commit.
     static let commitChannel = "strata_commits"

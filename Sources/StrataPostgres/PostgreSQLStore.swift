@@ -44,6 +44,19 @@ public struct PostgreSQLStore: StorageInterface {
     /// What stands between the app and the server: nothing (or a pooler in session mode), or a
     /// pooler in transaction mode such as PgBouncer's `pool_mode = transaction`.
     public let pooler: Pooler
+    /// Hot standbys of the database (streaming replicas), in libpq's URL form, that take this
+    /// stack's reads: the main context's fetches and queries, read contexts, and what monitors
+    /// read again. Transactions, migrations and the listener for other servers' commits use
+    /// `url`. Empty unless given: every read goes to `url`.
+    ///
+    /// Reads take the replicas in turn, and read your writes: a read runs on a replica only once
+    /// it has replayed this stack's commits, the commits of other servers it heard of, and
+    /// everything its earlier reads showed, so a monitor never goes back to an older state.
+    public let replicas: [String]
+    /// How long a read waits for a replica to replay what it must show (500 ms unless given);
+    /// past it the read runs on the next replica or on the primary, and the replica is left out
+    /// for 5 seconds, as one that cannot be reached is.
+    public let maximumReplicaLag: Duration
 
     /// What stands between the app and the server.
     ///
@@ -85,7 +98,7 @@ public struct PostgreSQLStore: StorageInterface {
     /// A store in the database `url` names.
     public init(url: String, configuration: String? = nil, schema: String? = nil, externalCommits: ExternalCommits = .notified,
                 busyTimeout: Duration = .seconds(5), maximumWriters: Int = 8, idleTimeout: Duration? = .seconds(60),
-                pooler: Pooler = .none) {
+                pooler: Pooler = .none, replicas: [String] = [], maximumReplicaLag: Duration = .milliseconds(500)) {
         self.url = url
         self.configuration = configuration
         self.schema = schema ?? configuration
@@ -94,6 +107,8 @@ public struct PostgreSQLStore: StorageInterface {
         self.maximumWriters = max(1, maximumWriters)
         self.pooler = pooler
         self.idleTimeout = idleTimeout
+        self.replicas = replicas
+        self.maximumReplicaLag = maximumReplicaLag
     }
 
     /// `PostgreSQLStore(postgres://user@host:port/database)`, with ` schema NAME` for a store in
@@ -117,9 +132,11 @@ extension PostgreSQLStore: ServerStorage {
             sessionless = true
             directAddress = try directURL.map { (url: String) throws(StrataError) in try PostgreSQLAddress(url: url) }
         }
+        let replicaAddresses = try replicas.map { (url: String) throws(StrataError) in try PostgreSQLAddress(url: url) }
+        let router = replicaAddresses.isEmpty ? nil : ReplicaRouter(replicas: replicaAddresses, maximumLag: maximumReplicaLag)
         return PostgreSQLBackend(address: try PostgreSQLAddress(url: url), schema: schema, externalCommits: externalCommits,
                                  busyTimeoutMilliseconds: milliseconds, maximumWriters: maximumWriters, idleTimeout: idleTimeout, sessionless: sessionless,
-                                 directAddress: directAddress)
+                                 directAddress: directAddress, router: router)
     }
 }
 #endif

@@ -34,9 +34,19 @@ public enum PostgresTestServer {
         /// Stops the server at once, as a crash would (`pg_ctl stop -m immediate`: every connection
         /// dropped, nothing flushed first), and starts it again; returns once it takes connections.
         public func restart() throws {
-            let pgCtl = try PostgresTestServer.tool("pg_ctl")
-            try PostgresTestServer.run(pgCtl, ["-D", dataFolder, "-m", "immediate", "-s", "-w", "stop"], asServerUser: true)
-            try PostgresTestServer.run(pgCtl, ["-D", dataFolder] + startArguments, asServerUser: true)
+            try kill()
+            try start()
+        }
+
+        /// Starts the server again after ``kill()``; returns once it takes connections.
+        public func start() throws {
+            try PostgresTestServer.run(PostgresTestServer.tool("pg_ctl"), ["-D", dataFolder] + startArguments, asServerUser: true)
+        }
+
+        /// Stops the server at once, as a crash would, and leaves it stopped.
+        public func kill() throws {
+            try PostgresTestServer.run(PostgresTestServer.tool("pg_ctl"), ["-D", dataFolder, "-m", "immediate", "-s", "-w", "stop"],
+                                       asServerUser: true)
         }
 
         /// Creates a new, empty database named `prefix_<n>` and returns its name.
@@ -109,33 +119,48 @@ public enum PostgresTestServer {
         return getpwnam("postgres") != nil ? "postgres" : "nobody"
     }
 
-    private static func start(options extra: String = "") throws -> Running {
-        let initdb = try tool("initdb")
-        let folder = TestFolders.url("postgres")
+    static func start(options extra: String = "") throws -> Running {
+        let (folder, data, sockets) = try serverFolders()
+        let user = "strata"
+        try run(tool("initdb"), ["-D", data, "-U", user, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], asServerUser: true)
+        // Every local user is trusted but one, whose password is checked.
+        let rules = data + "/pg_hba.conf"
+        let trusted = try String(contentsOfFile: rules, encoding: .utf8)
+        try ("local all \(passwordUser) scram-sha-256\n" + trusted).write(toFile: rules, atomically: false, encoding: .utf8)
+        let running = try launch(folder: folder, data: data, sockets: sockets, user: user, options: extra)
+        try running.psql("CREATE ROLE \(passwordUser) LOGIN PASSWORD '\(password)'", database: "postgres")
+        return running
+    }
+
+    /// A new server folder in this run's folder, with its data and socket folders' paths (the
+    /// socket folder made, and both reachable by the server's user).
+    static func serverFolders() throws -> (folder: URL, data: String, sockets: String) {
+        let folder = TestFolders.memoryURL("postgres")
         let data = folder.appendingPathComponent("data").path
         let sockets = folder.appendingPathComponent("run").path
         try FileManager.default.createDirectory(atPath: sockets, withIntermediateDirectories: true)
         if let serverUser, let account = getpwnam(serverUser) {
             // The server's user must reach its folders inside this run's folder.
-            chmod(TestFolders.root.path, 0o755)
+            chmod(folder.deletingLastPathComponent().path, 0o755)
             for path in [folder.path, sockets] { chown(path, account.pointee.pw_uid, account.pointee.pw_gid) }
         }
-        let user = "strata"
-        try run(initdb, ["-D", data, "-U", user, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], asServerUser: true)
-        // Every local user is trusted but one, whose password is checked.
-        let rules = data + "/pg_hba.conf"
-        let trusted = try String(contentsOfFile: rules, encoding: .utf8)
-        try ("local all \(passwordUser) scram-sha-256\n" + trusted).write(toFile: rules, atomically: false, encoding: .utf8)
+        return (folder, data, sockets)
+    }
+
+    /// Starts the cluster in `data` (stopped when the test process exits) and returns once it
+    /// takes connections.
+    static func launch(folder: URL, data: String, sockets: String, user: String, options extra: String) throws -> Running {
         dataFolders.withLock { folders in
             if folders.isEmpty { atexit { PostgresTestServer.stopAtExit() } }
             folders.append(data)
         }
-        let options = "-k \(sockets) -c listen_addresses='' -c fsync=off -c max_connections=600 -c max_prepared_transactions=0 \(extra)"
+        // Shared memory segments in the data folder (`mmap`), not in /dev/shm, where a server
+        // stopped at once would leave them.
+        let options = "-k \(sockets) -c listen_addresses='' -c fsync=off -c max_connections=600 -c max_prepared_transactions=0 "
+            + "-c dynamic_shared_memory_type=mmap \(extra)"
         let startArguments = ["-o", options, "-l", folder.appendingPathComponent("server.log").path, "-w", "-s", "start"]
         try run(tool("pg_ctl"), ["-D", data] + startArguments, asServerUser: true)
-        let running = Running(socketFolder: sockets, user: user, dataFolder: data, startArguments: startArguments)
-        try running.psql("CREATE ROLE \(passwordUser) LOGIN PASSWORD '\(password)'", database: "postgres")
-        return running
+        return Running(socketFolder: sockets, user: user, dataFolder: data, startArguments: startArguments)
     }
 
     fileprivate static let passwordUser = "strata_password"
