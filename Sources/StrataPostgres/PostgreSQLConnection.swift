@@ -81,15 +81,43 @@ final class PostgreSQLConnection: DatabaseConnection {
 
     deinit { close() }
 
-    /// Connects and logs in; any failure is ``StrataError/serverUnavailable(server:database:reason:)``
-    /// naming the server, the database and the reason (down, no such database, wrong password).
-    /// `sessionless`: the address is a pooler's in transaction mode (see ``sessionless``).
+    /// Connects and logs in, to the first of the address's servers that answers and is the kind
+    /// its `target_session_attrs` asks for; any failure is
+    /// ``StrataError/serverUnavailable(server:database:reason:)`` naming the server (every one
+    /// tried, each with its reason, when the address names several), the database and the reason
+    /// (down, no such database, wrong password, not a primary). `sessionless`: the address is a
+    /// pooler's in transaction mode (see ``sessionless``).
     static func connect(_ address: PostgreSQLAddress, sessionless: Bool = false) throws(StrataError) -> PostgreSQLConnection {
+        var reasons: [String] = []
+        for endpoint in address.endpoints {
+            do throws(StrataError) {
+                let connection = try connect(endpoint, of: address, sessionless: sessionless)
+                guard address.targetSession != .any else { return connection }
+                let sql = "SELECT pg_is_in_recovery()"
+                let inRecovery = try connection.query(sql).rows.first?.first == .integer(1)
+                if address.targetSession.accepts(inRecovery: inRecovery) { return connection }
+                connection.close()
+                throw .serverUnavailable(server: PostgreSQLAddress.name(endpoint), database: address.database,
+                                                    reason: inRecovery ? "it is a standby, not a primary" : "it is a primary, not a standby")
+            } catch {
+                guard address.endpoints.count > 1 else { throw error }
+                guard case .serverUnavailable(let server, _, let reason) = error else { throw error }
+                reasons.append("\(server): \(reason)")
+            }
+        }
+        let wanted = address.targetSession == .any ? "none answered" : "none answered as a \(address.targetSession.rawValue) server"
+        throw .serverUnavailable(server: address.server, database: address.database, reason: wanted + " (" + reasons.joined(separator: "; ") + ")")
+    }
+
+    /// Connects and logs in to one server of `address`.
+    private static func connect(_ endpoint: PostgreSQLAddress.Endpoint, of address: PostgreSQLAddress,
+                                sessionless: Bool) throws(StrataError) -> PostgreSQLConnection {
+        let server = PostgreSQLAddress.name(endpoint)
         let configuration: PostgresConnection.Configuration
         do {
-            configuration = try Self.configuration(address)
+            configuration = try Self.configuration(endpoint, address)
         } catch {
-            throw .serverUnavailable(server: address.server, database: address.database, reason: "TLS could not be set up: \(error)")
+            throw .serverUnavailable(server: server, database: address.database, reason: "TLS could not be set up: \(error)")
         }
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         let id = ids.add(1, ordering: .relaxed).newValue
@@ -97,12 +125,12 @@ final class PostgreSQLConnection: DatabaseConnection {
             let connection = try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: quietLogger).wait()
             return PostgreSQLConnection(address: address, connection: connection, sessionless: sessionless)
         } catch {
-            throw .serverUnavailable(server: address.server, database: address.database, reason: reason(error))
+            throw .serverUnavailable(server: server, database: address.database, reason: reason(error))
         }
     }
 
-    private static func configuration(_ address: PostgreSQLAddress) throws -> PostgresConnection.Configuration {
-        switch address.endpoint {
+    private static func configuration(_ endpoint: PostgreSQLAddress.Endpoint, _ address: PostgreSQLAddress) throws -> PostgresConnection.Configuration {
+        switch endpoint {
         case .socket(let folder, let port):
             return PostgresConnection.Configuration(unixSocketPath: folder + "/.s.PGSQL.\(port)", username: address.user,
                                                     password: address.password, database: address.database)

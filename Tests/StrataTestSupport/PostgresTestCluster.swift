@@ -15,9 +15,7 @@ public struct PostgresTestCluster: Sendable {
     /// standby has the commit on disk (`synchronous_standby_names`, `synchronous_commit = on`).
     public static func start(synchronous: Bool = false) throws -> PostgresTestCluster {
         let name = "standby"
-        var options = "-c autovacuum=off -c wal_level=replica -c max_wal_senders=10 -c max_replication_slots=10"
-        if synchronous { options += " -c synchronous_standby_names=\(name) -c synchronous_commit=on" }
-        let primary = try PostgresTestServer.start(options: options)
+        let primary = try PostgresTestServer.start(options: "-c autovacuum=off -c wal_level=replica -c max_wal_senders=10 -c max_replication_slots=10")
         try primary.psql("SELECT pg_create_physical_replication_slot('\(name)')", database: "postgres")
         let (folder, data, sockets) = try PostgresTestServer.serverFolders()
         try PostgresTestServer.run(PostgresTestServer.tool("pg_basebackup"),
@@ -27,6 +25,20 @@ public struct PostgresTestCluster: Sendable {
         // The walreceiver names itself after `cluster_name`, which `synchronous_standby_names` lists.
         let standby = try PostgresTestServer.launch(folder: folder, data: data, sockets: sockets, user: primary.user,
                                                     options: "-c hot_standby=on -c cluster_name=\(name) -c autovacuum=off")
+        if synchronous {
+            // Only now: a primary waiting for a standby that is not there yet would wait for good.
+            try primary.psql("ALTER SYSTEM SET synchronous_standby_names = '\(name)'", database: "postgres")
+            try primary.psql("ALTER SYSTEM SET synchronous_commit = 'on'", database: "postgres")
+            try primary.psql("SELECT pg_reload_conf()", database: "postgres")
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try primary.psql("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'", database: "postgres")
+                .trimmingCharacters(in: .whitespacesAndNewlines) != "1" {
+                guard ContinuousClock.now < deadline else {
+                    throw PostgresTestServer.Unavailable(description: "the standby did not become synchronous within 30 s")
+                }
+                usleep(10_000)
+            }
+        }
         return PostgresTestCluster(primary: primary, standby: standby)
     }
 

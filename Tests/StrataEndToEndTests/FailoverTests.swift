@@ -1,0 +1,71 @@
+// Left out of builds without the PostgreSQL trait (see Package.swift).
+#if PostgreSQL
+import Foundation
+@testable import Strata
+@testable import StrataPostgres
+import StrataTestSupport
+import Testing
+
+/// A URL naming a primary and its standby (`target_session_attrs=read-write`): the stack writes to
+/// whichever is the primary, so after the primary dies and the standby is promoted, new
+/// transactions reach the new primary; with synchronous replication none of the commits
+/// acknowledged before is lost. Each test has a throwaway primary and standby of its own.
+@Suite("PostgreSQL failover", Postgres.available, .timeLimit(.minutes(5)))
+@MainActor
+struct FailoverTests {
+    /// The URL of `database` on both servers, the primary first.
+    private func bothServers(_ cluster: PostgresTestCluster, database: String) -> String {
+        "postgres://strata@/\(database)?host=\(cluster.primary.socketFolder),\(cluster.standby.socketFolder)&target_session_attrs=read-write"
+    }
+
+    @Test func newTransactionsReachThePromotedStandbyAndNoAcknowledgedCommitIsLost() async throws {
+        let cluster = try PostgresTestCluster.start(synchronous: true)
+        let database = try cluster.createDatabase("failover")
+        let url = bothServers(cluster, database: database)
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: url))
+        for index in 0..<20 {
+            try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "before-\(index)" }
+        }
+        try cluster.primary.kill()
+        try cluster.promoteStandby()
+        let address = try PostgreSQLAddress(url: url)
+        // The first transactions after the failure may find their connections lost; then one reaches the new primary.
+        var failures: [StrataError] = []
+        while true {
+            do {
+                try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "after" }
+                break
+            } catch let error as StrataError {
+                failures.append(error)
+                try #require(failures.count < 100, "\(failures)")
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        #expect(failures.allSatisfy { error in
+            if case .serverUnavailable(let server, let name, _) = error { return server == address.server && name == database }
+            return error == .connectionLost(server: address.server, database: database)
+        }, "\(failures)")
+        let skus = try cluster.standby.psql("SELECT sku FROM \"Product\" ORDER BY sku", database: database).split(separator: "\n")
+        #expect(skus == ["after"] + (0..<20).map { "before-\($0)" }.sorted().map { Substring($0) })
+        #expect(try stack.fetchCount(From<Product>()) == 21)
+    }
+
+    @Test func whenNoServerIsAPrimaryTheErrorNamesEachAndWhy() async throws {
+        let cluster = try PostgresTestCluster.start()
+        let database = try cluster.createDatabase("no-primary")
+        try cluster.primary.kill()
+        let stack = DataStack(Shop.schemaHistory)
+        let url = bothServers(cluster, database: database).replacingOccurrences(of: "strata@", with: "strata:secret@")
+        let primary = "the Unix socket in \(cluster.primary.socketFolder) (port 5432)"
+        let standby = "the Unix socket in \(cluster.standby.socketFolder) (port 5432)"
+        await #expect(throws: StrataError.serverUnavailable(
+            server: primary + ", " + standby, database: database,
+            reason: "none answered as a read-write server (\(primary): no server listens there (No such file or directory); is PostgreSQL "
+                + "running, and is this its socket folder?; \(standby): it is a standby, not a primary)")) {
+            try await stack.addStorage(PostgreSQLStore(url: url))
+        }
+        #expect(!"\(PostgreSQLStore(url: url))".contains("secret"))
+    }
+}
+#endif
