@@ -30,14 +30,8 @@ public struct PostgresTestCluster: Sendable {
             try primary.psql("ALTER SYSTEM SET synchronous_standby_names = '\(name)'", database: "postgres")
             try primary.psql("ALTER SYSTEM SET synchronous_commit = 'on'", database: "postgres")
             try primary.psql("SELECT pg_reload_conf()", database: "postgres")
-            let deadline = ContinuousClock.now + .seconds(30)
-            while try primary.psql("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'", database: "postgres")
-                .trimmingCharacters(in: .whitespacesAndNewlines) != "1" {
-                guard ContinuousClock.now < deadline else {
-                    throw PostgresTestServer.Unavailable(description: "the standby did not become synchronous within 30 s")
-                }
-                usleep(10_000)
-            }
+            try waitUntil(primary, answers: "SELECT count(*) = 1 FROM pg_stat_replication WHERE sync_state = 'sync'",
+                          else: "the standby did not become synchronous")
         }
         return PostgresTestCluster(primary: primary, standby: standby)
     }
@@ -67,12 +61,15 @@ public struct PostgresTestCluster: Sendable {
     /// Waits until the standby has replayed everything the primary wrote so far (up to 30 s).
     public func waitForReplay() throws {
         let target = try primary.psql("SELECT pg_current_wal_lsn()", database: "postgres").trimmingCharacters(in: .whitespacesAndNewlines)
+        try Self.waitUntil(standby, answers: "SELECT pg_last_wal_replay_lsn() >= '\(target)'",
+                           else: "the standby did not replay the primary's WAL up to \(target)")
+    }
+
+    /// Asks `server` every 5 ms until `sql` answers true; past 30 s throws `failure`.
+    private static func waitUntil(_ server: PostgresTestServer.Running, answers sql: String, else failure: String) throws {
         let deadline = ContinuousClock.now + .seconds(30)
-        while try standby.psql("SELECT pg_last_wal_replay_lsn() >= '\(target)'", database: "postgres")
-            .trimmingCharacters(in: .whitespacesAndNewlines) != "t" {
-            guard ContinuousClock.now < deadline else {
-                throw PostgresTestServer.Unavailable(description: "the standby did not replay the primary's WAL up to \(target) within 30 s")
-            }
+        while try server.psql(sql, database: "postgres").trimmingCharacters(in: .whitespacesAndNewlines) != "t" {
+            guard ContinuousClock.now < deadline else { throw PostgresTestServer.Unavailable(description: failure + " within 30 s") }
             usleep(5_000)
         }
     }
