@@ -10,7 +10,7 @@ import Testing
 /// commits, the commits it heard of, what it showed before), and reads the primary when the
 /// replica is down, behind, or no longer a standby. A throwaway primary with one streaming
 /// standby; the tests that stop the standby's replay take turns.
-@Suite("PostgreSQL read replicas", Postgres.available, .serialized, .timeLimit(.minutes(5)))
+@Suite("PostgreSQL read replicas", Postgres.available, .ownServersOnce, .serialized, .timeLimit(.minutes(5)))
 @MainActor
 struct ReplicaTests {
     private static let cluster = Result { try PostgresTestCluster.start() }

@@ -53,6 +53,13 @@ extension Trait where Self == ConditionTrait {
     public static func sqliteOnly(_ reason: Comment) -> Self {
         .enabled(if: TestBackend.current == .sqlite, "SQLite only: \(reason)")
     }
+
+    /// A suite that starts PostgreSQL servers of its own (a primary and a standby): it runs in
+    /// the first pass only, since the passes on the shared server or through a pooler would run
+    /// it again unchanged.
+    public static var ownServersOnce: Self {
+        .enabled(if: TestBackend.current == .sqlite, "it starts servers of its own, so it runs in the first pass only")
+    }
 }
 
 /// One store that several stacks of a test open, each call a new storage value of it: a SQLite
