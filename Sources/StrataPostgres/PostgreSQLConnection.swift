@@ -346,10 +346,17 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// Where the server's log ends now (`pg_current_wal_insert_lsn()`): past every commit it has made.
     func insertPosition() throws(StrataError) -> WALPosition {
         let sql = "SELECT CAST(pg_current_wal_insert_lsn() AS text)"
-        guard let position = try PostgreSQLRoutedReader.position(query(sql), sql: sql) else {
+        guard let position = try WALPosition.read(query(sql), sql: sql) else {
             throw .server(code: "?", message: "the server did not return its log position", sql: sql)
         }
         return position
+    }
+
+    /// How far a standby has replayed its primary's log (`pg_last_wal_replay_lsn()`); nil on a
+    /// server that is not one.
+    func replayPosition() throws(StrataError) -> WALPosition? {
+        let sql = "SELECT CAST(pg_last_wal_replay_lsn() AS text)"
+        return try WALPosition.read(query(sql), sql: sql)
     }
 
     /// Makes every statement wait at most `milliseconds` for a lock (a row another transaction changes), then

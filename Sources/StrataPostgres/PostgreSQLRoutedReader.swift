@@ -37,8 +37,7 @@ final class PostgreSQLRoutedReader: DatabaseConnection {
         servingReplica = replica
         try connection.beginReadTransaction()
         guard replica != nil else { return router.mustSee(try connection.insertPosition()) }
-        let sql = "SELECT CAST(pg_last_wal_replay_lsn() AS text)"
-        if let shown = try Self.position(connection.query(sql), sql: sql) { router.mustSee(shown) }
+        if let shown = try connection.replayPosition() { router.mustSee(shown) }
     }
 
     /// A replica that has replayed what reads must see, or the primary.
@@ -87,25 +86,13 @@ final class PostgreSQLRoutedReader: DatabaseConnection {
                 router.retire(index)
                 return false
             }
-            if let replayed = try? Self.position(result, column: 1, sql: sql), replayed >= required { return true }
+            if let replayed = try? WALPosition.read(result, column: 1, sql: sql), replayed >= required { return true }
             guard ContinuousClock.now < deadline else {
                 router.skip(index, because: "had not replayed what this stack must read after \(router.maximumLag)")
                 return false
             }
             usleep(2_000)
         }
-    }
-
-    /// The log position in a result's first row.
-    static func position(_ result: PostgreSQLConnection.Result, column: Int = 0, sql: String) throws(StrataError) -> WALPosition? {
-        guard let row = result.rows.first, row.count > column else {
-            throw .server(code: "?", message: "the server did not return its log position", sql: sql)
-        }
-        guard let text = String(sqlValue: row[column]) else { return nil }
-        guard let position = WALPosition(text: text) else {
-            throw .server(code: "?", message: "the server returned '\(text)' as a log position", sql: sql)
-        }
-        return position
     }
 
     /// The connection statements go to: the open read transaction's, or (before any) one chosen now.

@@ -1,5 +1,7 @@
 // Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
 #if PostgreSQL
+import Strata
+
 /// A position in a server's write-ahead log (an LSN), as PostgreSQL writes it: two hexadecimal
 /// halves, `16/B374D848`. Positions only grow, so a standby that has replayed up to a commit's
 /// position shows that commit.
@@ -22,6 +24,19 @@ struct WALPosition: Sendable, Comparable, Hashable, CustomStringConvertible {
 
     var description: String {
         String(value >> 32, radix: 16, uppercase: true) + "/" + String(value & 0xFFFF_FFFF, radix: 16, uppercase: true)
+    }
+
+    /// The position in a result's first row (at `column`); nil when the server returned NULL,
+    /// an error naming `sql` when it returned no row or something that is not a position.
+    static func read(_ result: PostgreSQLConnection.Result, column: Int = 0, sql: String) throws(StrataError) -> WALPosition? {
+        guard let row = result.rows.first, row.count > column else {
+            throw .server(code: "?", message: "the server did not return its log position", sql: sql)
+        }
+        guard let text = String(sqlValue: row[column]) else { return nil }
+        guard let position = WALPosition(text: text) else {
+            throw .server(code: "?", message: "the server returned '\(text)' as a log position", sql: sql)
+        }
+        return position
     }
 
     /// The start of the log, which every server has replayed.
