@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+import Strata
+
+/// `GET /dogs/live`: the list of dogs (by nickname, then creation) as server-sent events. The
+/// first event, `list`, holds every dog; then each change of the list, whichever app server
+/// committed it, arrives as events of one change set, in the order a client applies them:
+///
+/// - `deleted`: `{"index": old index, "dogID": …}`, highest index first;
+/// - `moved`: `{"from": old index, "to": new index, "dog": {…}}`;
+/// - `inserted`: `{"index": new index, "dog": {…}}`, lowest index first;
+/// - `updated`: `{"index": new index, "dog": {…}}`.
+///
+/// One list monitor, on the main actor, serves every client; each client's stream has its own
+/// buffer, and a client that falls behind gets the changes it missed merged. On a graceful
+/// shutdown the streams end.
+@MainActor
+final class LiveDogs {
+    let stack: DataStack
+    private var monitor: ListMonitor<Dog>?
+
+    nonisolated init(stack: DataStack) {
+        self.stack = stack
+    }
+
+    /// The fetch the live list shows.
+    nonisolated static var fetch: FetchChainBuilder<Dog> {
+        From<Dog>().orderBy(.ascending(\.nickname), .ascending(\.createdAt))
+    }
+
+    /// A new consumer of the list's updates; the first is the current list.
+    private func subscribe() throws -> MonitorEvents<ListUpdate<Dog>> {
+        if let monitor { return monitor.updates }
+        let made = try stack.monitorList(Self.fetch)
+        monitor = made
+        return made.updates
+    }
+
+    /// The event stream's response.
+    nonisolated func response() async throws -> Response {
+        let updates = try await subscribe()
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                        body: ResponseBody { writer in
+            var first = true
+            for try await update in updates.cancelOnGracefulShutdown() {
+                let text = try await self.events(for: update, first: first)
+                first = false
+                if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// The text of an update's events: the whole list for the first, the changes after.
+    private func events(for update: ListUpdate<Dog>, first: Bool) throws -> String {
+        if first {
+            let dogs = stack.fetchExisting(update.snapshot.itemIDs).map(DogJSON.init)
+            return Self.event("list", try APIJSON.line(dogs))
+        }
+        let changes = update.changes
+        var text = ""
+        for item in changes.deleted.reversed() {
+            text += Self.event("deleted", try APIJSON.line(Removal(index: item.indexPath.item, dogID: item.objectID.rowID)))
+        }
+        for move in changes.moved {
+            text += Self.event("moved", try APIJSON.line(Move(from: move.from.item, to: move.to.item, dog: dog(move.objectID))))
+        }
+        for item in changes.inserted {
+            text += Self.event("inserted", try APIJSON.line(Placement(index: item.indexPath.item, dog: dog(item.objectID))))
+        }
+        for change in changes.updated {
+            text += Self.event("updated", try APIJSON.line(Placement(index: change.to.item, dog: dog(change.objectID))))
+        }
+        return text
+    }
+
+    /// A dog's JSON as the main context has it now; one deleted since holds only its ID.
+    private func dog(_ id: ObjectID<Dog>) -> DogJSON? {
+        stack.fetchExisting(id).map(DogJSON.init)
+    }
+
+    private static func event(_ name: String, _ data: String) -> String {
+        "event: \(name)\ndata: \(data)\n\n"
+    }
+
+    private struct Removal: Encodable { var index: Int, dogID: Int64 }
+    private struct Move: Encodable { var from: Int, to: Int, dog: DogJSON? }
+    private struct Placement: Encodable { var index: Int, dog: DogJSON? }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Where the server listens and which database it serves.
+public struct PetServerOptions: Sendable {
+    /// The address to bind: `127.0.0.1` serves this machine only, `0.0.0.0` every interface.
+    public var hostname: String
+    /// The TCP port; 0 lets the system pick a free one (the server prints which).
+    public var port: Int
+    /// A `postgres://` URL: the server keeps its data in that database, which several server
+    /// processes may share. Nil keeps it in a SQLite file in ``storeFolder``.
+    public var databaseURL: String?
+    /// The folder of the SQLite store (`PetServer.sqlite`) when there is no ``databaseURL``.
+    public var storeFolder: URL
+
+    /// Options with the usual defaults: port 8080 on the loopback address, SQLite in the
+    /// current folder.
+    public init(hostname: String = "127.0.0.1", port: Int = 8080, databaseURL: String? = nil,
+                storeFolder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        self.hostname = hostname
+        self.port = port
+        self.databaseURL = databaseURL
+        self.storeFolder = storeFolder
+    }
+}
