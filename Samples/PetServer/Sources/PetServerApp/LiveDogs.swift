@@ -30,36 +30,31 @@ final class LiveDogs {
         From<Dog>().orderBy(.ascending(\.nickname), .ascending(\.createdAt))
     }
 
-    /// A new consumer of the list's updates; the first is the current list.
-    private func subscribe() throws -> MonitorEvents<ListUpdate<Dog>> {
-        if let monitor { return monitor.updates }
-        let made = try stack.monitorList(Self.fetch)
-        monitor = made
-        return made.updates
+    /// The list's `list` event, and a new consumer of its updates from this state on (both taken
+    /// in one turn of the main actor, so no change falls between them).
+    private func subscribe() throws -> (list: String, updates: MonitorEvents<ListUpdate<Dog>>) {
+        let monitor = try self.monitor ?? stack.monitorList(Self.fetch)
+        self.monitor = monitor
+        let dogs = monitor.objects.map(DogJSON.init)
+        return (Self.event("list", try APIJSON.line(dogs)), monitor.updates)
     }
 
     /// The event stream's response.
     nonisolated func response() async throws -> Response {
-        let updates = try await subscribe()
+        let (list, updates) = try await subscribe()
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
                         body: ResponseBody { writer in
-            var first = true
+            try await writer.write(ByteBuffer(string: list))
             for try await update in updates.cancelOnGracefulShutdown() {
-                let text = try await self.events(for: update, first: first)
-                first = false
+                let text = try await self.events(for: update.changes)
                 if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
             }
             try await writer.finish(nil)
         })
     }
 
-    /// The text of an update's events: the whole list for the first, the changes after.
-    private func events(for update: ListUpdate<Dog>, first: Bool) throws -> String {
-        if first {
-            let dogs = stack.fetchExisting(update.snapshot.itemIDs).map(DogJSON.init)
-            return Self.event("list", try APIJSON.line(dogs))
-        }
-        let changes = update.changes
+    /// The text of the events of one change set.
+    private func events(for changes: ListChangeSet<Dog>) throws -> String {
         var text = ""
         for item in changes.deleted.reversed() {
             text += Self.event("deleted", try APIJSON.line(Removal(index: item.indexPath.item, dogID: item.objectID.rowID)))
