@@ -13,9 +13,9 @@ import Testing
 @MainActor
 struct PostgreSQLConflictTests {
     /// A stack on a new database whose `Product` inserts fail with `code` the first `failures` times.
-    private func stack(failing code: String, times failures: Int) async throws -> DataStack {
+    private func stack(failing code: String, times failures: Int, instrumentation: RecordingInstrumentation? = nil) async throws -> DataStack {
         let (database, url) = try Postgres.newDatabase("conflict")
-        let stack = DataStack(Shop.schemaHistory)
+        let stack = DataStack(Shop.schemaHistory, instrumentation: instrumentation)
         try await stack.addStorage(PostgreSQLStore(url: url))
         // A sequence is not rolled back with the transaction, so it counts every attempt.
         try Postgres.server().psql("""
@@ -40,6 +40,19 @@ struct PostgreSQLConflictTests {
         }
         #expect(runs.load(ordering: .relaxed) == 3)
         #expect(try stack.fetchAll(From<Product>()).map(\.sku) == ["A"])
+    }
+
+    @Test func theInstrumentationCountsTheRunsAndTheConflicts() async throws {
+        let recorder = RecordingInstrumentation()
+        let stack = try await stack(failing: "40001", times: 2, instrumentation: recorder)
+        try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "A" }
+        let exhausted = try await self.stack(failing: "40P01", times: 1_000, instrumentation: recorder)
+        await #expect(throws: StrataError.self) { try await exhausted.perform { transaction in transaction.create(Into<Product>()).sku = "B" } }
+        let reports = recorder.transactions.map(\.report)
+        #expect(reports.map(\.outcome) == [.committed, .failed])
+        #expect(reports.map(\.attempts) == [3, DataStack.conflictAttempts])
+        #expect(reports.map(\.conflicts) == [2, DataStack.conflictAttempts])
+        #expect(reports.last?.error == .transactionConflict(code: "40P01", message: "forced conflict", attempts: DataStack.conflictAttempts))
     }
 
     @Test func aSynchronousPerformRunsAgainToo() async throws {

@@ -11,6 +11,8 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
     let core: StackCore
     let writer: Writer
     let main: MainContext
+    /// What the stack reports its transactions' and read contexts' costs to; nil: nothing.
+    let instrumentation: (any StackInstrumentation)?
     /// Transactions started with a completion handler on a stack whose transactions run side
     /// by side: each starts after the previous one's completion has run (with one writer lane,
     /// the lane itself keeps that order).
@@ -26,9 +28,13 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
     /// is false: then their accessors never report to Observation, and reading a property costs
     /// a flag test, as in a read context. An app that never tracks its objects (no SwiftUI view or
     /// `withObservationTracking` reads them) can turn it off; monitors stay observable either way.
+    ///
+    /// `instrumentation`, if given, is told what each transaction and read context cost (see
+    /// ``StackInstrumentation``; `StrataTelemetry` reports them as metrics and spans).
     public init(_ schemaHistory: SchemaHistory, externalCommitCheckInterval: Duration? = .milliseconds(100),
-                observesObjects: Bool = true) {
+                observesObjects: Bool = true, instrumentation: (any StackInstrumentation)? = nil) {
         self.schemaHistory = schemaHistory
+        self.instrumentation = instrumentation
         self.core = StackCore(history: schemaHistory, observesObjects: observesObjects)
         self.writer = Writer(label: "strata.writer.\(schemaHistory.modelName)")
         self.main = MainContext(core: core, watchInterval: externalCommitCheckInterval)

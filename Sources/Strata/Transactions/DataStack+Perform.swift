@@ -16,11 +16,14 @@ extension DataStack {
     /// Runs a transaction body on a writer lane: commit on return, roll back on throw. A
     /// serialization failure or deadlock rolls back and runs the body again, on a fresh
     /// transaction, up to ``conflictAttempts`` times in all.
+    /// `tally` counts the runs and the conflicts met.
     func runTransaction<T, Transaction: BaseDataTransaction>(on lane: Writer.Lane, _ make: (ObjectContext) -> Transaction,
-                                                            _ body: (Transaction) throws -> T) -> Result<T, StrataError> {
+                                                            _ body: (Transaction) throws -> T,
+                                                            tally: inout TransactionTally) -> Result<T, StrataError> {
         var attempt = 1
         var importCollisions = 0
         while true {
+            tally.attempts = attempt + importCollisions
             let (result, importCollided) = runAttempt(on: lane, make, body, locking: attempt > Self.optimisticAttempts)
             guard case .failure(let error) = result else { return result }
             if importCollided, importCollisions < Self.importCollisionAttempts {
@@ -32,6 +35,7 @@ extension DataStack {
                 continue
             }
             guard let conflict = error.conflict else { return result }
+            tally.conflicts += 1
             guard attempt < Self.conflictAttempts else {
                 return .failure(.transactionConflict(code: conflict.code, message: conflict.message, attempts: attempt))
             }
@@ -191,11 +195,15 @@ extension DataStack {
                                            then: @escaping @Sendable (Result<T, StrataError>, _ release: @escaping @Sendable () -> Void) -> Void) {
         let capacity = core.writerCapacity
         let writer = self.writer
+        let meter = TransactionMeter(instrumentation)
         // Side by side, a transaction waits for a lane up to the busy timeout, as for a row.
         let wait = capacity > 1 ? core.writerWait : nil
         writer.acquire(capacity: capacity, timeout: wait?.timeout, { lane in
             lane.queue.async {
-                let result = self.runTransaction(on: lane, AsynchronousDataTransaction.init, task)
+                let laneAt = meter.map { _ in ContinuousClock.now }
+                var tally = TransactionTally()
+                let result = self.runTransaction(on: lane, AsynchronousDataTransaction.init, task, tally: &tally)
+                meter?.end(result, tally: tally, laneAt: laneAt)
                 if capacity > 1 {
                     writer.release(lane, closingAfter: self.core.idleTimeout)
                     then(result, {})
@@ -204,7 +212,10 @@ extension DataStack {
                 }
             }
         }, timedOut: {
-            if let wait { then(.failure(wait.busy), {}) }
+            guard let wait else { return }
+            let result = Result<T, StrataError>.failure(wait.busy)
+            meter?.end(result, tally: TransactionTally(attempts: 0), laneAt: nil)
+            then(result, {})
         })
     }
 
@@ -296,20 +307,30 @@ extension DataStack {
     @discardableResult
     public func perform<T>(synchronous task: (SynchronousDataTransaction) throws -> T, waitForAllObservers: Bool) throws -> T {
         if writer.isOnQueue { throw StrataError.synchronousPerformInsideTransaction }
+        let meter = TransactionMeter(instrumentation)
         // With one lane, the transaction takes its place on it after what is already queued,
         // without waiting for asynchronous transactions' completions (the caller holds a thread).
         let capacity = core.writerCapacity
         let lane: Writer.Lane
         if capacity > 1 {
             let wait = core.writerWait
-            guard let given = writer.acquireWaiting(capacity: capacity, timeout: wait.timeout) else { throw wait.busy }
+            guard let given = writer.acquireWaiting(capacity: capacity, timeout: wait.timeout) else {
+                meter?.end(Result<Void, StrataError>.failure(wait.busy), tally: TransactionTally(attempts: 0), laneAt: nil)
+                throw wait.busy
+            }
             lane = given
         } else {
             lane = writer.first
         }
         defer { if capacity > 1 { writer.release(lane, closingAfter: core.idleTimeout) } }
         let result = withoutActuallyEscaping(task) { task in
-            UncheckedBox(lane.queue.sync { UncheckedBox(self.runTransaction(on: lane, SynchronousDataTransaction.init, task)) }.value)
+            UncheckedBox(lane.queue.sync {
+                let laneAt = meter.map { _ in ContinuousClock.now }
+                var tally = TransactionTally()
+                let result = self.runTransaction(on: lane, SynchronousDataTransaction.init, task, tally: &tally)
+                meter?.end(result, tally: tally, laneAt: laneAt)
+                return UncheckedBox(result)
+            }.value)
         }.value
         switch result {
         case .success(let value):

@@ -1,0 +1,85 @@
+/// Receives what a stack's transactions and read contexts cost, for metrics and tracing: give one
+/// to ``DataStack/init(_:externalCommitCheckInterval:observesObjects:instrumentation:)``.
+/// `StrataTelemetry` (in the package's `Telemetry` trait) is one over swift-metrics and
+/// swift-distributed-tracing. A stack without one reports nothing and pays one test per
+/// transaction.
+///
+/// `…Started` is called synchronously where the work is asked for (in the caller's task, so a
+/// tracer can read the caller's task-local context), and its value is handed back to `…Ended`
+/// when the work is over, on whichever thread finished it. The methods must return quickly and
+/// must not use the stack.
+public protocol StackInstrumentation: Sendable {
+    /// A transaction was asked for (``DataStack/perform(_:)`` and its other forms); returns what
+    /// ``transactionEnded(_:_:)`` gets back, such as a span.
+    func transactionStarted() -> (any Sendable)?
+    /// The transaction ended: committed, rolled back or failed.
+    func transactionEnded(_ started: (any Sendable)?, _ report: TransactionReport)
+    /// A read context was asked for (``DataStack/read(_:)``); returns what ``readEnded(_:_:)``
+    /// gets back.
+    func readStarted() -> (any Sendable)?
+    /// The read context ended.
+    func readEnded(_ started: (any Sendable)?, _ report: ReadReport)
+}
+
+extension StackInstrumentation {
+    /// Keeps nothing.
+    public func transactionStarted() -> (any Sendable)? { nil }
+    /// Ignores the report.
+    public func transactionEnded(_ started: (any Sendable)?, _ report: TransactionReport) {}
+    /// Keeps nothing.
+    public func readStarted() -> (any Sendable)? { nil }
+    /// Ignores the report.
+    public func readEnded(_ started: (any Sendable)?, _ report: ReadReport) {}
+}
+
+/// What one transaction did and cost.
+public struct TransactionReport: Sendable, Equatable {
+    /// How a transaction ended.
+    public enum Outcome: String, Sendable, Equatable {
+        /// Its changes were committed.
+        case committed
+        /// Its closure threw (or cancelled it): nothing was saved.
+        case rolledBack = "rolled_back"
+        /// The store failed it (a conflict that outlasted every re-run, a lost connection, a
+        /// constraint, no writer free within the busy timeout): nothing was saved.
+        case failed
+    }
+
+    /// How it ended.
+    public var outcome: Outcome
+    /// The error it ended with; nil when committed.
+    public var error: StrataError?
+    /// How many times its closure ran: 1, plus one for each re-run after a conflict.
+    public var attempts: Int
+    /// How many serialization failures or deadlocks it met (each made it run again, but for
+    /// the last when it failed with ``StrataError/transactionConflict(code:message:attempts:)``).
+    public var conflicts: Int
+    /// How long it waited for a free writer (a pooled connection) before it started.
+    public var writerWait: Duration
+    /// How long it took, from being asked for to its end (waiting included).
+    public var duration: Duration
+
+    /// A report.
+    public init(outcome: Outcome, error: StrataError?, attempts: Int, conflicts: Int, writerWait: Duration, duration: Duration) {
+        self.outcome = outcome
+        self.error = error
+        self.attempts = attempts
+        self.conflicts = conflicts
+        self.writerWait = writerWait
+        self.duration = duration
+    }
+}
+
+/// What one read context did and cost.
+public struct ReadReport: Sendable, Equatable {
+    /// The error it ended with (its closure's, or the store's); nil when it returned.
+    public var error: StrataError?
+    /// How long it took, from being asked for to its end.
+    public var duration: Duration
+
+    /// A report.
+    public init(error: StrataError?, duration: Duration) {
+        self.error = error
+        self.duration = duration
+    }
+}
