@@ -3,6 +3,8 @@ import PackageDescription
 
 /// What only a build with the PostgreSQL trait compiles.
 let postgreSQL: TargetDependencyCondition? = .when(traits: ["PostgreSQL"])
+/// What only a build with the Telemetry trait (which PostgreSQL turns on) compiles.
+let telemetry: TargetDependencyCondition? = .when(traits: ["Telemetry"])
 
 let package = Package(
     name: "strata",
@@ -18,13 +20,18 @@ let package = Package(
         .library(name: "StrataCodegen", targets: ["StrataCodegen"]),
         .library(name: "StrataConvert", targets: ["StrataConvert"]),
         .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
+        .library(name: "StrataTelemetry", targets: ["StrataTelemetry"]),
     ],
     // PostgreSQL is a trait: an app asks for it on its dependency line,
     // `.package(url: ..., from: ..., traits: ["PostgreSQL"])`, and only then do postgres-nio,
     // SwiftNIO and swift-nio-ssl enter its graph (SwiftPM 6.2 and later resolve none of a
     // dependency that only a disabled trait uses; 6.1 still resolves it, and builds none of it).
+    // Telemetry is a trait too (swift-metrics and swift-distributed-tracing, for StrataTelemetry),
+    // which PostgreSQL turns on: postgres-nio brings swift-metrics already, and servers want both.
     traits: [
-        .trait(name: "PostgreSQL", description: "PostgreSQLStore, in the StrataPostgres product, over postgres-nio"),
+        .trait(name: "PostgreSQL", description: "PostgreSQLStore, in the StrataPostgres product, over postgres-nio; turns on Telemetry",
+               enabledTraits: ["Telemetry"]),
+        .trait(name: "Telemetry", description: "StrataTelemetry: a stack's transactions and reads as swift-metrics metrics and tracing spans"),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -35,6 +42,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Only `StrataTelemetry` uses these, and only with the Telemetry trait.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .systemLibrary(
@@ -62,6 +72,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: postgreSQL),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: postgreSQL),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "StrataTelemetry",
+            dependencies: [
+                "Strata",
+                .product(name: "Metrics", package: "swift-metrics", condition: telemetry),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: telemetry),
             ]
         ),
         .target(
@@ -115,7 +133,10 @@ let package = Package(
         .testTarget(
             name: "StrataTests",
             dependencies: ["Strata", .target(name: "StrataPostgres", condition: postgreSQL), "StrataSwiftLog", "StrataTestSupport",
-                           .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log"),
+                           .target(name: "StrataTelemetry", condition: telemetry),
+                           .product(name: "MetricsTestKit", package: "swift-metrics", condition: telemetry),
+                           .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: telemetry)]
         ),
         .plugin(
             name: "StrataPlugin",

@@ -1,0 +1,123 @@
+// Compiled with the Telemetry trait only (which the PostgreSQL trait turns on; see Package.swift).
+#if Telemetry
+import Metrics
+import Strata
+import Tracing
+
+/// A stack's transactions and read contexts as swift-metrics metrics and
+/// swift-distributed-tracing spans: `DataStack(Model.schemaHistory, instrumentation: StrataTelemetry())`.
+///
+/// Metrics (each name starts with `prefix`, `strata` unless given, and carries `dimensions`):
+///
+/// | Name | Kind | What |
+/// | --- | --- | --- |
+/// | `strata_transactions_total` | counter, `outcome` = `committed`, `rolled_back` or `failed` | transactions ended |
+/// | `strata_transaction_reruns_total` | counter | closure runs past each transaction's first (after conflicts) |
+/// | `strata_transaction_conflicts_total` | counter | serialization failures and deadlocks met |
+/// | `strata_writer_wait_seconds` | timer | time each transaction waited for a free writer (the pool) |
+/// | `strata_transaction_duration_seconds` | timer | time from asking for a transaction to its end |
+/// | `strata_reads_total` | counter, `outcome` = `ok` or `failed` | read contexts ended |
+/// | `strata_read_duration_seconds` | timer | time from asking for a read context to its end |
+///
+/// Spans: `strata.transaction` and `strata.read`, children of the caller's span (the task-local
+/// context where `perform` or `read` was called), with the attributes `strata.attempts`,
+/// `strata.conflicts` and `strata.writer_wait_ms` on transactions, and the error recorded (status
+/// error) when one did not commit or return.
+///
+/// Metrics bind to the factory when the value is made: make it after `MetricsSystem.bootstrap`.
+/// Without a bootstrapped backend, metrics and spans go to swift-metrics' and
+/// swift-distributed-tracing's no-op implementations.
+public struct StrataTelemetry: StackInstrumentation {
+    private let tracer: (any Tracer)?
+    private let committed: Counter
+    private let rolledBack: Counter
+    private let failed: Counter
+    private let reruns: Counter
+    private let conflicts: Counter
+    private let writerWait: Timer
+    private let transactionDuration: Timer
+    private let readsReturned: Counter
+    private let readsFailed: Counter
+    private let readDuration: Timer
+
+    /// Telemetry with metric names starting with `prefix`, each carrying `dimensions` (such as
+    /// the app server's name), made by `metricsFactory` (the bootstrapped one unless given), and
+    /// spans from `tracer` (the bootstrapped one unless given).
+    public init(prefix: String = "strata", dimensions: [(String, String)] = [], metricsFactory: (any MetricsFactory)? = nil,
+                tracer: (any Tracer)? = nil) {
+        let factory = metricsFactory ?? MetricsSystem.factory
+        func counter(_ name: String, outcome: String? = nil) -> Counter {
+            Counter(label: "\(prefix)_\(name)", dimensions: dimensions + (outcome.map { [("outcome", $0)] } ?? []), factory: factory)
+        }
+        func timer(_ name: String) -> Timer {
+            Timer(label: "\(prefix)_\(name)", dimensions: dimensions, factory: factory)
+        }
+        self.tracer = tracer
+        committed = counter("transactions_total", outcome: TransactionReport.Outcome.committed.rawValue)
+        rolledBack = counter("transactions_total", outcome: TransactionReport.Outcome.rolledBack.rawValue)
+        failed = counter("transactions_total", outcome: TransactionReport.Outcome.failed.rawValue)
+        reruns = counter("transaction_reruns_total")
+        conflicts = counter("transaction_conflicts_total")
+        writerWait = timer("writer_wait_seconds")
+        transactionDuration = timer("transaction_duration_seconds")
+        readsReturned = counter("reads_total", outcome: "ok")
+        readsFailed = counter("reads_total", outcome: "failed")
+        readDuration = timer("read_duration_seconds")
+    }
+
+    /// Starts a span under the caller's.
+    private func span(_ name: String) -> any Span {
+        if let tracer { return tracer.startAnySpan(name, context: .current ?? .topLevel, ofKind: .internal) }
+        return startSpan(name)
+    }
+
+    /// Starts the `strata.transaction` span.
+    public func transactionStarted() -> (any Sendable)? {
+        span("strata.transaction")
+    }
+
+    /// Counts the transaction and ends its span.
+    public func transactionEnded(_ started: (any Sendable)?, _ report: TransactionReport) {
+        switch report.outcome {
+        case .committed: committed.increment()
+        case .rolledBack: rolledBack.increment()
+        case .failed: failed.increment()
+        }
+        if report.attempts > 1 { reruns.increment(by: report.attempts - 1) }
+        if report.conflicts > 0 { conflicts.increment(by: report.conflicts) }
+        writerWait.record(duration: report.writerWait)
+        transactionDuration.record(duration: report.duration)
+        guard let span = started as? any Span else { return }
+        span.attributes["strata.attempts"] = report.attempts
+        span.attributes["strata.conflicts"] = report.conflicts
+        span.attributes["strata.writer_wait_ms"] = Self.milliseconds(report.writerWait)
+        Self.end(span, error: report.error)
+    }
+
+    /// Starts the `strata.read` span.
+    public func readStarted() -> (any Sendable)? {
+        span("strata.read")
+    }
+
+    /// Counts the read and ends its span.
+    public func readEnded(_ started: (any Sendable)?, _ report: ReadReport) {
+        (report.error == nil ? readsReturned : readsFailed).increment()
+        readDuration.record(duration: report.duration)
+        guard let span = started as? any Span else { return }
+        Self.end(span, error: report.error)
+    }
+
+    private static func end(_ span: any Span, error: StrataError?) {
+        if let error {
+            span.recordError(error)
+            span.setStatus(SpanStatus(code: .error, message: error.description))
+        }
+        span.end()
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+    }
+}
+#endif
