@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Metrics
 import PetServerApp
+import Prometheus
 
 /// `swift run PetServer [--hostname H] [--port N]`: serves the pet store's JSON API from a SQLite
 /// file in the current folder, or from the PostgreSQL database that `DATABASE_URL` names.
@@ -20,7 +22,11 @@ struct PetServerCommand: AsyncParsableCommand {
     func run() async throws {
         let options = PetServerOptions(hostname: hostname, port: port,
                                        databaseURL: ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 })
-        let app = try await PetServerApplication.build(options)
+        // Every metric of the process (Hummingbird's requests, Strata's transactions) in one
+        // registry, which GET /metrics prints.
+        let metrics = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
+        let app = try await PetServerApplication.build(options, metrics: metrics)
         try await app.runService()
     }
 }

@@ -1,19 +1,31 @@
 import Foundation
 import Hummingbird
 import Logging
+import Prometheus
 import Strata
+import StrataTelemetry
 
-/// The server: opens the store, routes `/people` and `/dogs`, and runs under a service group
-/// that shuts down gracefully on SIGTERM or SIGINT (see ``StackService``).
+/// The server: opens the store, routes `/people` and `/dogs`, serves `/metrics`, and runs under
+/// a service group that shuts down gracefully on SIGTERM or SIGINT (see ``StackService``).
 public enum PetServerApplication {
     /// Builds the application for `options`; the store is opened (created or migrated) here, so
-    /// a database that cannot be reached fails before the port is taken.
-    public static func build(_ options: PetServerOptions, logger: Logger = Logger(label: "PetServer"))
-        async throws -> some ApplicationProtocol {
-        let (stack, storeDescription) = try await PetStack.open(options)
+    /// a database that cannot be reached fails before the port is taken. The stack's metrics go
+    /// to `metrics`, which `GET /metrics` prints in Prometheus's text format.
+    public static func build(_ options: PetServerOptions, metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+                             logger: Logger = Logger(label: "PetServer")) async throws -> some ApplicationProtocol {
+        let telemetry = StrataTelemetry(metricsFactory: PrometheusMetricsFactory(registry: metrics))
+        let (stack, storeDescription) = try await PetStack.open(options, instrumentation: telemetry)
         let router = Router(context: BasicRequestContext.self)
+        // Each request a span (the stack's transaction and read spans are its children) and
+        // metrics (through the bootstrapped MetricsSystem), then the store's errors as answers.
+        router.add(middleware: TracingMiddleware())
+        router.add(middleware: MetricsMiddleware())
         router.add(middleware: StrataErrorMiddleware())
         router.get("health") { _, _ in "ok" }
+        router.get("metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
+        }
         PeopleRoutes(stack: stack).add(to: router)
         DogRoutes(stack: stack, live: LiveDogs(stack: stack)).add(to: router)
         var app = Application(

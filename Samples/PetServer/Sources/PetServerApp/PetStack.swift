@@ -4,10 +4,12 @@ import StrataPostgres
 
 /// Opens the stack the server serves: the PostgreSQL database of `databaseURL` when there is
 /// one, otherwise `PetServer.sqlite` in the store folder. A new database or file is created at the
-/// model's current version; an older one is migrated.
+/// model's current version; an older one is migrated. The stack reports each transaction and
+/// read to `instrumentation`.
 enum PetStack {
-    static func open(_ options: PetServerOptions) async throws -> (stack: DataStack, description: String) {
-        let stack = DataStack(PetServer.schemaHistory)
+    static func open(_ options: PetServerOptions, instrumentation: any StackInstrumentation) async throws
+        -> (stack: DataStack, description: String) {
+        let stack = DataStack(PetServer.schemaHistory, instrumentation: instrumentation)
         if let url = options.databaseURL {
             let store = try await stack.addStorage(PostgreSQLStore(url: url))
             return (stack, "PostgreSQL \(store)")
