@@ -9,7 +9,7 @@
 /// when the work is over, on whichever thread finished it. The methods must return quickly and
 /// must not use the stack.
 public protocol StackInstrumentation: Sendable {
-    /// A transaction was asked for (``DataStack/perform(_:)`` and its other forms); returns what
+    /// A transaction was asked for (`perform`, in any of its forms); returns what
     /// ``transactionEnded(_:_:)`` gets back, such as a span.
     func transactionStarted() -> (any Sendable)?
     /// The transaction ended: committed, rolled back or failed.
