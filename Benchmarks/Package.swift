@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "Strata", package: "strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "StrataPostgres", package: "strata"),
+                .product(name: "StrataTelemetry", package: "strata"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),

@@ -24,25 +24,34 @@ import Tracing
 /// `strata.conflicts` and `strata.writer_wait_ms` on transactions, and the error recorded (status
 /// error) when one did not commit or return.
 ///
-/// Metrics bind to the factory when the value is made: make it after `MetricsSystem.bootstrap`.
-/// Without a bootstrapped backend, metrics and spans go to swift-metrics' and
-/// swift-distributed-tracing's no-op implementations.
+/// The metrics factory and the tracer are taken when the value is made: make it after
+/// `MetricsSystem.bootstrap` and `InstrumentationSystem.bootstrap`. With neither bootstrapped it
+/// does nothing (`telemetry-2k` in `Benchmarks/` measures what is left: reading the clock).
 public struct StrataTelemetry: StackInstrumentation {
+    /// Where spans go; nil when there is no tracer (swift-distributed-tracing's no-op one).
     private let tracer: (any Tracer)?
-    private let committed: Counter
-    private let rolledBack: Counter
-    private let failed: Counter
-    private let reruns: Counter
-    private let conflicts: Counter
-    private let writerWait: Timer
-    private let transactionDuration: Timer
-    private let readsReturned: Counter
-    private let readsFailed: Counter
-    private let readDuration: Timer
+    /// The metrics; nil when the factory is swift-metrics' no-op one.
+    private let metrics: Instruments?
+
+    /// The counters and timers, made once.
+    private struct Instruments: Sendable {
+        let committed: Counter
+        let rolledBack: Counter
+        let failed: Counter
+        let reruns: Counter
+        let conflicts: Counter
+        let writerWait: Timer
+        let transactionDuration: Timer
+        let readsReturned: Counter
+        let readsFailed: Counter
+        let readDuration: Timer
+    }
 
     /// Telemetry with metric names starting with `prefix`, each carrying `dimensions` (such as
     /// the app server's name), made by `metricsFactory` (the bootstrapped one unless given), and
-    /// spans from `tracer` (the bootstrapped one unless given).
+    /// spans from `tracer` (the bootstrapped one unless given). Both are taken when the value is
+    /// made: with neither bootstrapped (swift-metrics' and swift-distributed-tracing's no-op
+    /// implementations), it does nothing at all.
     public init(prefix: String = "strata", dimensions: [(String, String)] = [], metricsFactory: (any MetricsFactory)? = nil,
                 tracer: (any Tracer)? = nil) {
         let factory = metricsFactory ?? MetricsSystem.factory
@@ -52,23 +61,24 @@ public struct StrataTelemetry: StackInstrumentation {
         func timer(_ name: String) -> Timer {
             Timer(label: "\(prefix)_\(name)", dimensions: dimensions, factory: factory)
         }
-        self.tracer = tracer
-        committed = counter("transactions_total", outcome: TransactionReport.Outcome.committed.rawValue)
-        rolledBack = counter("transactions_total", outcome: TransactionReport.Outcome.rolledBack.rawValue)
-        failed = counter("transactions_total", outcome: TransactionReport.Outcome.failed.rawValue)
-        reruns = counter("transaction_reruns_total")
-        conflicts = counter("transaction_conflicts_total")
-        writerWait = timer("writer_wait_seconds")
-        transactionDuration = timer("transaction_duration_seconds")
-        readsReturned = counter("reads_total", outcome: "ok")
-        readsFailed = counter("reads_total", outcome: "failed")
-        readDuration = timer("read_duration_seconds")
+        let chosen = tracer ?? InstrumentationSystem.tracer
+        self.tracer = chosen is NoOpTracer ? nil : chosen
+        metrics = factory is NOOPMetricsHandler ? nil : Instruments(
+            committed: counter("transactions_total", outcome: TransactionReport.Outcome.committed.rawValue),
+            rolledBack: counter("transactions_total", outcome: TransactionReport.Outcome.rolledBack.rawValue),
+            failed: counter("transactions_total", outcome: TransactionReport.Outcome.failed.rawValue),
+            reruns: counter("transaction_reruns_total"),
+            conflicts: counter("transaction_conflicts_total"),
+            writerWait: timer("writer_wait_seconds"),
+            transactionDuration: timer("transaction_duration_seconds"),
+            readsReturned: counter("reads_total", outcome: "ok"),
+            readsFailed: counter("reads_total", outcome: "failed"),
+            readDuration: timer("read_duration_seconds"))
     }
 
-    /// Starts a span under the caller's.
-    private func span(_ name: String) -> any Span {
-        if let tracer { return tracer.startAnySpan(name, context: .current ?? .topLevel, ofKind: .internal) }
-        return startSpan(name)
+    /// Starts a span under the caller's; nil without a tracer.
+    private func span(_ name: String) -> (any Sendable)? {
+        tracer?.startAnySpan(name, context: .current ?? .topLevel, ofKind: .internal)
     }
 
     /// Starts the `strata.transaction` span.
@@ -78,15 +88,17 @@ public struct StrataTelemetry: StackInstrumentation {
 
     /// Counts the transaction and ends its span.
     public func transactionEnded(_ started: (any Sendable)?, _ report: TransactionReport) {
-        switch report.outcome {
-        case .committed: committed.increment()
-        case .rolledBack: rolledBack.increment()
-        case .failed: failed.increment()
+        if let metrics {
+            switch report.outcome {
+            case .committed: metrics.committed.increment()
+            case .rolledBack: metrics.rolledBack.increment()
+            case .failed: metrics.failed.increment()
+            }
+            if report.attempts > 1 { metrics.reruns.increment(by: report.attempts - 1) }
+            if report.conflicts > 0 { metrics.conflicts.increment(by: report.conflicts) }
+            metrics.writerWait.record(duration: report.writerWait)
+            metrics.transactionDuration.record(duration: report.duration)
         }
-        if report.attempts > 1 { reruns.increment(by: report.attempts - 1) }
-        if report.conflicts > 0 { conflicts.increment(by: report.conflicts) }
-        writerWait.record(duration: report.writerWait)
-        transactionDuration.record(duration: report.duration)
         guard let span = started as? any Span else { return }
         span.attributes["strata.attempts"] = report.attempts
         span.attributes["strata.conflicts"] = report.conflicts
@@ -101,8 +113,10 @@ public struct StrataTelemetry: StackInstrumentation {
 
     /// Counts the read and ends its span.
     public func readEnded(_ started: (any Sendable)?, _ report: ReadReport) {
-        (report.error == nil ? readsReturned : readsFailed).increment()
-        readDuration.record(duration: report.duration)
+        if let metrics {
+            (report.error == nil ? metrics.readsReturned : metrics.readsFailed).increment()
+            metrics.readDuration.record(duration: report.duration)
+        }
         guard let span = started as? any Span else { return }
         Self.end(span, error: report.error)
     }

@@ -1,6 +1,7 @@
 // Left out of builds without the Telemetry trait (see Package.swift).
 #if Telemetry
 import Foundation
+import CoreMetrics
 import InMemoryTracing
 import MetricsTestKit
 import StrataTelemetry
@@ -45,6 +46,14 @@ struct TelemetryTests {
         #expect(spans[0].status == nil)
         #expect(spans[2].status?.code == .error)
         #expect(spans[2].errors.count == 1)
+    }
+
+    @Test func withoutABackendItDoesNothing() {
+        let idle = StrataTelemetry(metricsFactory: NOOPMetricsHandler.instance, tracer: NoOpTracer())
+        #expect(idle.transactionStarted() == nil)
+        #expect(idle.readStarted() == nil)
+        let traced = StrataTelemetry(metricsFactory: NOOPMetricsHandler.instance, tracer: InMemoryTracer())
+        #expect(traced.transactionStarted() is any Span)
     }
 
     @Test func spansAreChildrenOfTheCallersSpan() async throws {

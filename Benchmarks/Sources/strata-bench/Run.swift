@@ -22,7 +22,7 @@ extension Contender {
 let selected = ProcessInfo.processInfo.environment["STRATA_BENCH_CONTENDERS"].map { Set($0.split(separator: ",").map(String.init)) }
 let contenders: [any Contender] = [StrataContender(), StrataMainContender(), StrataMainKeptContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
 let allWorkloads = ["insert"] + ImportSources.workloads + ["fetch", "small-queries", "aggregate"] + MigrationBench.workloads + [StreamBench.workload]
-    + [ObservationBench.workload]
+    + [ObservationBench.workload, TelemetryBench.workload]
     + MonitorBench.workloads + PostgresBench.workloads
 let arguments = Array(CommandLine.arguments.dropFirst())
 let workloads = arguments.isEmpty ? allWorkloads : arguments
@@ -174,6 +174,29 @@ func runBenchmarks() async throws -> Bool {
         }
     }
 
+    // StrataTelemetry's cost with no backend: one-object transactions with and without it.
+    if workloads.contains(TelemetryBench.workload), selected?.contains("strata") ?? true {
+        var timings: [String: [Double]] = [:]
+        var checksums: [String: Checksum] = [:]
+        for _ in 0..<rounds {
+            for contender in TelemetryBench.contenders {
+                let (checksum, timing) = try await TelemetryBench.run(contender)
+                checksums[contender] = checksum
+                timings[contender, default: []].append(timing)
+            }
+        }
+        if checksums["strata-telemetry"] != checksums["strata"] {
+            print("MISMATCH workload=\(TelemetryBench.workload) contender=strata-telemetry got \(String(describing: checksums["strata-telemetry"])) "
+                  + "expected \(String(describing: checksums["strata"]))")
+            failed = true
+        }
+        for contender in TelemetryBench.contenders {
+            let value = median(timings[contender] ?? [])
+            print("BENCH workload=\(TelemetryBench.workload) contender=\(contender) median_ms=\(String(format: "%.2f", value)) "
+                  + "ratio_vs_strata=\(String(format: "%.3f", pairedRatio(timings[contender] ?? [], timings["strata"] ?? []))) load=\(loadAverage())")
+        }
+    }
+
     // Monitors: the median time per change, from commit to the change at the consumer, one run each
     // (2,000 changes); Strata's per-change cost as the list grows is printed beside GRDB's.
     for workload in workloads where MonitorBench.workloads.contains(workload) {
@@ -197,7 +220,7 @@ func runBenchmarks() async throws -> Bool {
     if try await !PostgresBench.run(workloads) { failed = true }
 
     for workload in workloads where !MigrationBench.workloads.contains(workload) && workload != StreamBench.workload
-        && workload != ObservationBench.workload
+        && workload != ObservationBench.workload && workload != TelemetryBench.workload
         && !MonitorBench.workloads.contains(workload) && !PostgresBench.workloads.contains(workload) {
         var timings: [String: [Double]] = [:]
         var checksums: [String: Checksum] = [:]

@@ -195,7 +195,7 @@ extension DataStack {
                                            then: @escaping @Sendable (Result<T, StrataError>, _ release: @escaping @Sendable () -> Void) -> Void) {
         let capacity = core.writerCapacity
         let writer = self.writer
-        let meter = TransactionMeter(instrumentation)
+        let meter = InstrumentedWork.transaction(instrumentation)
         // Side by side, a transaction waits for a lane up to the busy timeout, as for a row.
         let wait = capacity > 1 ? core.writerWait : nil
         writer.acquire(capacity: capacity, timeout: wait?.timeout, { lane in
@@ -203,7 +203,7 @@ extension DataStack {
                 let laneAt = meter.map { _ in ContinuousClock.now }
                 var tally = TransactionTally()
                 let result = self.runTransaction(on: lane, AsynchronousDataTransaction.init, task, tally: &tally)
-                meter?.end(result, tally: tally, laneAt: laneAt)
+                meter?.endTransaction(result, tally: tally, laneAt: laneAt)
                 if capacity > 1 {
                     writer.release(lane, closingAfter: self.core.idleTimeout)
                     then(result, {})
@@ -214,7 +214,7 @@ extension DataStack {
         }, timedOut: {
             guard let wait else { return }
             let result = Result<T, StrataError>.failure(wait.busy)
-            meter?.end(result, tally: TransactionTally(attempts: 0), laneAt: nil)
+            meter?.endTransaction(result, tally: TransactionTally(attempts: 0), laneAt: nil)
             then(result, {})
         })
     }
@@ -307,7 +307,7 @@ extension DataStack {
     @discardableResult
     public func perform<T>(synchronous task: (SynchronousDataTransaction) throws -> T, waitForAllObservers: Bool) throws -> T {
         if writer.isOnQueue { throw StrataError.synchronousPerformInsideTransaction }
-        let meter = TransactionMeter(instrumentation)
+        let meter = InstrumentedWork.transaction(instrumentation)
         // With one lane, the transaction takes its place on it after what is already queued,
         // without waiting for asynchronous transactions' completions (the caller holds a thread).
         let capacity = core.writerCapacity
@@ -315,7 +315,7 @@ extension DataStack {
         if capacity > 1 {
             let wait = core.writerWait
             guard let given = writer.acquireWaiting(capacity: capacity, timeout: wait.timeout) else {
-                meter?.end(Result<Void, StrataError>.failure(wait.busy), tally: TransactionTally(attempts: 0), laneAt: nil)
+                meter?.endTransaction(Result<Void, StrataError>.failure(wait.busy), tally: TransactionTally(attempts: 0), laneAt: nil)
                 throw wait.busy
             }
             lane = given
@@ -328,7 +328,7 @@ extension DataStack {
                 let laneAt = meter.map { _ in ContinuousClock.now }
                 var tally = TransactionTally()
                 let result = self.runTransaction(on: lane, SynchronousDataTransaction.init, task, tally: &tally)
-                meter?.end(result, tally: tally, laneAt: laneAt)
+                meter?.endTransaction(result, tally: tally, laneAt: laneAt)
                 return UncheckedBox(result)
             }.value)
         }.value

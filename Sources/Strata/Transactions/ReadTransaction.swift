@@ -13,7 +13,7 @@ extension DataStack {
     /// Throws a ``StrataError``, or the error `body` threw, unchanged.
     public func read<T: Sendable>(_ body: @escaping @Sendable (ReadTransaction) throws -> T) async throws -> T {
         let core = self.core
-        let meter = ReadMeter(instrumentation)
+        let meter = InstrumentedWork.read(instrumentation)
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 let context = ObjectContext(core: core, kind: .reader, openConnection: { handle throws(StrataError) in
@@ -31,7 +31,7 @@ extension DataStack {
                 }
                 // Connections go back to the pool before the caller resumes, so the next read finds them.
                 core.readers.giveBack(context.releaseConnections(), closingAfter: core.idleTimeout)
-                meter?.end(outcome)
+                meter?.endRead(outcome)
                 continuation.resume(returning: outcome)
             }
         }

@@ -4,22 +4,26 @@ struct TransactionTally: Sendable {
     var conflicts = 0
 }
 
-/// Measures one transaction for a stack's ``StackInstrumentation``: made where the transaction is
-/// asked for (nil without an instrumentation, so a stack without one measures nothing), ended
-/// once with its result.
-struct TransactionMeter: Sendable {
+/// A piece of work being measured for a stack's ``StackInstrumentation``: made where the work is
+/// asked for (nil without an instrumentation, so a stack without one measures nothing), with what
+/// the instrumentation's start returned, and ended once.
+struct InstrumentedWork: Sendable {
     let instrumentation: any StackInstrumentation
     let started: (any Sendable)?
     let asked = ContinuousClock.now
 
-    init?(_ instrumentation: (any StackInstrumentation)?) {
-        guard let instrumentation else { return nil }
-        self.instrumentation = instrumentation
-        started = instrumentation.transactionStarted()
+    /// A transaction's measure.
+    static func transaction(_ instrumentation: (any StackInstrumentation)?) -> InstrumentedWork? {
+        instrumentation.map { InstrumentedWork(instrumentation: $0, started: $0.transactionStarted()) }
+    }
+
+    /// A read context's measure.
+    static func read(_ instrumentation: (any StackInstrumentation)?) -> InstrumentedWork? {
+        instrumentation.map { InstrumentedWork(instrumentation: $0, started: $0.readStarted()) }
     }
 
     /// Reports the transaction's end: `laneAt` is when it got a writer (nil: it never did).
-    func end<T>(_ result: Result<T, StrataError>, tally: TransactionTally, laneAt: ContinuousClock.Instant?) {
+    func endTransaction<T>(_ result: Result<T, StrataError>, tally: TransactionTally, laneAt: ContinuousClock.Instant?) {
         let now = ContinuousClock.now
         let error: StrataError?
         let outcome: TransactionReport.Outcome
@@ -36,22 +40,9 @@ struct TransactionMeter: Sendable {
                                                                     conflicts: tally.conflicts, writerWait: (laneAt ?? now) - asked,
                                                                     duration: now - asked))
     }
-}
 
-/// Measures one read context for a stack's ``StackInstrumentation``, like ``TransactionMeter``.
-struct ReadMeter: Sendable {
-    let instrumentation: any StackInstrumentation
-    let started: (any Sendable)?
-    let asked = ContinuousClock.now
-
-    init?(_ instrumentation: (any StackInstrumentation)?) {
-        guard let instrumentation else { return nil }
-        self.instrumentation = instrumentation
-        started = instrumentation.readStarted()
-    }
-
-    /// Reports the read's end.
-    func end<T>(_ result: Result<T, StrataError>) {
+    /// Reports a read context's end.
+    func endRead<T>(_ result: Result<T, StrataError>) {
         let error: StrataError? = if case .failure(let failure) = result { failure } else { nil }
         instrumentation.readEnded(started, ReadReport(error: error, duration: .now - asked))
     }
