@@ -4,7 +4,7 @@ import Metrics
 import Strata
 import Tracing
 
-/// A stack's transactions and read contexts as swift-metrics metrics and
+/// A stack's transactions and reads as swift-metrics metrics and
 /// swift-distributed-tracing spans: `DataStack(Model.schemaHistory, instrumentation: StrataTelemetry())`.
 ///
 /// Metrics (each name starts with `prefix`, `strata` unless given, and carries `dimensions`):
@@ -16,11 +16,12 @@ import Tracing
 /// | `strata_transaction_conflicts_total` | counter | serialization failures and deadlocks met |
 /// | `strata_writer_wait_seconds` | timer | time each transaction waited for a free writer (the pool) |
 /// | `strata_transaction_duration_seconds` | timer | time from asking for a transaction to its end |
-/// | `strata_reads_total` | counter, `outcome` = `ok` or `failed` | read contexts ended |
-/// | `strata_read_duration_seconds` | timer | time from asking for a read context to its end |
+/// | `strata_reads_total` | counter, `context` = `read_context` or `main_context`, `outcome` = `ok` or `failed` | reads ended: read contexts, and the main context's fetches and queries |
+/// | `strata_read_duration_seconds` | timer, `context` as above | time from asking for a read to its end |
 ///
-/// Spans: `strata.transaction` and `strata.read`, children of the caller's span (the task-local
-/// context where `perform` or `read` was called), with the attributes `strata.attempts`,
+/// Spans: `strata.transaction`, `strata.read` (a read context) and `strata.fetch` (a fetch or query
+/// of the main context), children of the caller's span (the task-local context where `perform`,
+/// `read` or the fetch was called), with the attributes `strata.attempts`,
 /// `strata.conflicts` and `strata.writer_wait_ms` on transactions, and the error recorded (status
 /// error) when one did not commit or return.
 ///
@@ -42,9 +43,15 @@ public struct StrataTelemetry: StackInstrumentation {
         let conflicts: Counter
         let writerWait: Timer
         let transactionDuration: Timer
-        let readsReturned: Counter
-        let readsFailed: Counter
-        let readDuration: Timer
+        let readContexts: Reads
+        let mainContextReads: Reads
+    }
+
+    /// The counters and timer of one kind of read.
+    private struct Reads: Sendable {
+        let returned: Counter
+        let failed: Counter
+        let duration: Timer
     }
 
     /// Telemetry with metric names starting with `prefix`, each carrying `dimensions` (such as
@@ -58,8 +65,14 @@ public struct StrataTelemetry: StackInstrumentation {
         func counter(_ name: String, outcome: String? = nil) -> Counter {
             Counter(label: "\(prefix)_\(name)", dimensions: dimensions + (outcome.map { [("outcome", $0)] } ?? []), factory: factory)
         }
-        func timer(_ name: String) -> Timer {
-            Timer(label: "\(prefix)_\(name)", dimensions: dimensions, factory: factory)
+        func timer(_ name: String, context: String? = nil) -> Timer {
+            Timer(label: "\(prefix)_\(name)", dimensions: dimensions + (context.map { [("context", $0)] } ?? []), factory: factory)
+        }
+        func reads(_ kind: ReadReport.Kind) -> Reads {
+            let context = [("context", kind.rawValue)]
+            return Reads(returned: Counter(label: "\(prefix)_reads_total", dimensions: dimensions + context + [("outcome", "ok")], factory: factory),
+                         failed: Counter(label: "\(prefix)_reads_total", dimensions: dimensions + context + [("outcome", "failed")], factory: factory),
+                         duration: timer("read_duration_seconds", context: kind.rawValue))
         }
         let chosen = tracer ?? InstrumentationSystem.tracer
         self.tracer = chosen is NoOpTracer ? nil : chosen
@@ -71,9 +84,8 @@ public struct StrataTelemetry: StackInstrumentation {
             conflicts: counter("transaction_conflicts_total"),
             writerWait: timer("writer_wait_seconds"),
             transactionDuration: timer("transaction_duration_seconds"),
-            readsReturned: counter("reads_total", outcome: "ok"),
-            readsFailed: counter("reads_total", outcome: "failed"),
-            readDuration: timer("read_duration_seconds"))
+            readContexts: reads(.readContext),
+            mainContextReads: reads(.mainContext))
     }
 
     /// Starts a span under the caller's; nil without a tracer.
@@ -106,16 +118,18 @@ public struct StrataTelemetry: StackInstrumentation {
         Self.end(span, error: report.error)
     }
 
-    /// Starts the `strata.read` span.
-    public func readStarted() -> (any Sendable)? {
-        span("strata.read")
+    /// Starts the `strata.read` span (a read context) or the `strata.fetch` span (a main-context
+    /// fetch or query).
+    public func readStarted(_ kind: ReadReport.Kind) -> (any Sendable)? {
+        span(kind == .readContext ? "strata.read" : "strata.fetch")
     }
 
     /// Counts the read and ends its span.
     public func readEnded(_ started: (any Sendable)?, _ report: ReadReport) {
         if let metrics {
-            (report.error == nil ? metrics.readsReturned : metrics.readsFailed).increment()
-            metrics.readDuration.record(duration: report.duration)
+            let reads = report.kind == .readContext ? metrics.readContexts : metrics.mainContextReads
+            (report.error == nil ? reads.returned : reads.failed).increment()
+            reads.duration.record(duration: report.duration)
         }
         guard let span = started as? any Span else { return }
         Self.end(span, error: report.error)

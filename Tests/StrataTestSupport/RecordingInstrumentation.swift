@@ -21,7 +21,7 @@ public final class RecordingInstrumentation: StackInstrumentation {
         state.withLock { $0.transactions.append((started as? Int ?? -1, report)) }
     }
 
-    public func readStarted() -> (any Sendable)? {
+    public func readStarted(_ kind: ReadReport.Kind) -> (any Sendable)? {
         state.withLock { $0.started += 1; return $0.started }
     }
 

@@ -45,14 +45,28 @@ struct InstrumentationTests {
         #expect(try stack.fetchCount(From<Person>()) == 3)
     }
 
-    @Test func eachReadContextIsReported() async throws {
+    @Test func eachReadIsReported() async throws {
         let (stack, recorder) = try instrumentedStack()
         try await addPeople(["Ann", "Bob"], to: stack)
         #expect(try await stack.read { reader in try reader.fetchCount(From<Person>()) } == 2)
         await #expect(throws: Refused.self) { try await stack.read { _ -> Int in throw Refused() } }
+        #expect(try stack.fetchAll(From<Person>()).count == 2)
+        #expect(try stack.fetchOne(From<Person>().where(\.name == "Bob"))?.name == "Bob")
+        #expect(try stack.fetchCount(From<Person>(), Where<Person>(\.age > 10)) == 1)
+        #expect(try stack.fetchObjectIDs(From<Person>()).count == 2)
+        #expect(try stack.queryValue(From<Person>().select(Int16.self, .maximum(\.age))) == 20)
+        #expect(try stack.queryAttributes(From<Person>().select(.attribute(\.name))).count == 2)
+        var names: [String] = []
+        try stack.fetchEach(From<Person>().orderBy(.ascending(\.name))) { names.append($0.name) }
+        #expect(throws: Refused.self) { try stack.fetchEach(From<Person>()) { _ in throw Refused() } }
+
         let reads = recorder.reads
-        #expect(reads.map(\.started) == [2, 3])
-        #expect(reads.map(\.report.error) == [nil, .userError(UserError(Refused()))])
+        #expect(reads.map(\.report.kind) == [.readContext, .readContext] + Array(repeating: .mainContext, count: 8))
+        #expect(reads.map(\.started) == Array(2...11))
+        #expect(reads.prefix(2).map(\.report.error) == [nil, .userError(UserError(Refused()))])
+        #expect(reads.dropFirst(2).prefix(7).allSatisfy { $0.report.error == nil })
+        #expect(reads[9].report.error == .userError(UserError(Refused())))
+        #expect(names == ["Ann", "Bob"])
         #expect(reads.allSatisfy { $0.report.duration >= .zero })
         #expect(recorder.transactions.count == 1)
     }

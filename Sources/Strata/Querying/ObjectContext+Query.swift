@@ -103,12 +103,12 @@ extension DataStack {
     /// The first value a query finds, as `R`.
     @MainActor
     public func queryValue<T: StrataObject, R: QueryableAttributeType>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> R? {
-        try main.context.queryValue(query)
+        try measuredRead { () throws(StrataError) in try main.context.queryValue(query) }
     }
 
     /// Every row a query finds, each as keys and typed values.
     @MainActor
     public func queryAttributes<T: StrataObject, R>(_ query: QueryChainBuilder<T, R>) throws(StrataError) -> [QueryAttributes] {
-        try main.context.queryAttributes(query)
+        try measuredRead { () throws(StrataError) in try main.context.queryAttributes(query) }
     }
 }

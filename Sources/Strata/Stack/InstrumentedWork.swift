@@ -10,6 +10,8 @@ struct TransactionTally: Sendable {
 struct InstrumentedWork: Sendable {
     let instrumentation: any StackInstrumentation
     let started: (any Sendable)?
+    /// Where a read runs (unused for a transaction).
+    var readKind = ReadReport.Kind.readContext
     let asked = ContinuousClock.now
 
     /// A transaction's measure.
@@ -17,9 +19,9 @@ struct InstrumentedWork: Sendable {
         instrumentation.map { InstrumentedWork(instrumentation: $0, started: $0.transactionStarted()) }
     }
 
-    /// A read context's measure.
-    static func read(_ instrumentation: (any StackInstrumentation)?) -> InstrumentedWork? {
-        instrumentation.map { InstrumentedWork(instrumentation: $0, started: $0.readStarted()) }
+    /// A read's measure.
+    static func read(_ instrumentation: (any StackInstrumentation)?, _ kind: ReadReport.Kind) -> InstrumentedWork? {
+        instrumentation.map { InstrumentedWork(instrumentation: $0, started: $0.readStarted(kind), readKind: kind) }
     }
 
     /// Reports the transaction's end: `laneAt` is when it got a writer (nil: it never did).
@@ -41,9 +43,9 @@ struct InstrumentedWork: Sendable {
                                                                     duration: now - asked))
     }
 
-    /// Reports a read context's end.
+    /// Reports a read's end.
     func endRead<T>(_ result: Result<T, StrataError>) {
         let error: StrataError? = if case .failure(let failure) = result { failure } else { nil }
-        instrumentation.readEnded(started, ReadReport(error: error, duration: .now - asked))
+        instrumentation.readEnded(started, ReadReport(kind: readKind, error: error, duration: .now - asked))
     }
 }

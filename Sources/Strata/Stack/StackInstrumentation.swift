@@ -1,4 +1,4 @@
-/// Receives what a stack's transactions and read contexts cost, for metrics and tracing: give one
+/// Receives what a stack's transactions and reads cost, for metrics and tracing: give one
 /// to ``DataStack/init(_:externalCommitCheckInterval:observesObjects:instrumentation:)``.
 /// `StrataTelemetry` (in the package's `Telemetry` trait) is one over swift-metrics and
 /// swift-distributed-tracing. A stack without one reports nothing and pays one test per
@@ -14,10 +14,11 @@ public protocol StackInstrumentation: Sendable {
     func transactionStarted() -> (any Sendable)?
     /// The transaction ended: committed, rolled back or failed.
     func transactionEnded(_ started: (any Sendable)?, _ report: TransactionReport)
-    /// A read context was asked for (``DataStack/read(_:)``); returns what ``readEnded(_:_:)``
-    /// gets back.
-    func readStarted() -> (any Sendable)?
-    /// The read context ended.
+    /// A read was asked for: a read context (``DataStack/read(_:)``), or a fetch or query of the
+    /// main context (`stack.fetchAll`, `stack.queryValue`, ...); returns what
+    /// ``readEnded(_:_:)`` gets back.
+    func readStarted(_ kind: ReadReport.Kind) -> (any Sendable)?
+    /// The read ended.
     func readEnded(_ started: (any Sendable)?, _ report: ReadReport)
 }
 
@@ -27,7 +28,7 @@ extension StackInstrumentation {
     /// Ignores the report.
     public func transactionEnded(_ started: (any Sendable)?, _ report: TransactionReport) {}
     /// Keeps nothing.
-    public func readStarted() -> (any Sendable)? { nil }
+    public func readStarted(_ kind: ReadReport.Kind) -> (any Sendable)? { nil }
     /// Ignores the report.
     public func readEnded(_ started: (any Sendable)?, _ report: ReadReport) {}
 }
@@ -70,15 +71,26 @@ public struct TransactionReport: Sendable, Equatable {
     }
 }
 
-/// What one read context did and cost.
+/// What one read did and cost.
 public struct ReadReport: Sendable, Equatable {
+    /// Where a read ran.
+    public enum Kind: String, Sendable, Equatable {
+        /// A read context (``DataStack/read(_:)``), off the main actor.
+        case readContext = "read_context"
+        /// A fetch or query of the main context, on the main actor.
+        case mainContext = "main_context"
+    }
+
+    /// Where it ran.
+    public var kind: Kind
     /// The error it ended with (its closure's, or the store's); nil when it returned.
     public var error: StrataError?
     /// How long it took, from being asked for to its end.
     public var duration: Duration
 
     /// A report.
-    public init(error: StrataError?, duration: Duration) {
+    public init(kind: Kind, error: StrataError?, duration: Duration) {
+        self.kind = kind
         self.error = error
         self.duration = duration
     }

@@ -3,13 +3,13 @@ extension DataStack {
     /// Every object a fetch finds.
     @MainActor
     public func fetchAll<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [F.Entity] {
-        try main.context.fetch(fetch.fetchChain)
+        try measuredRead { () throws(StrataError) in try main.context.fetch(fetch.fetchChain) }
     }
 
     /// The first object a fetch finds.
     @MainActor
     public func fetchOne<F: FetchDescription>(_ fetch: F) throws(StrataError) -> F.Entity? {
-        try main.context.fetch(fetch.fetchChain.tweak { $0.limit = 1 }).first
+        try measuredRead { () throws(StrataError) in try main.context.fetch(fetch.fetchChain.tweak { $0.limit = 1 }).first }
     }
 
     /// Calls `body` with each object a fetch finds, in order, reading rows as it goes, so a result
@@ -17,25 +17,32 @@ extension DataStack {
     /// Throws what `body` throws, or a ``StrataError``.
     @MainActor
     public func fetchEach<F: FetchDescription>(_ fetch: F, _ body: (F.Entity) throws -> Void) throws {
-        try main.context.fetchEach(fetch.fetchChain, body)
+        guard let meter = InstrumentedWork.read(instrumentation, .mainContext) else { return try main.context.fetchEach(fetch.fetchChain, body) }
+        do {
+            try main.context.fetchEach(fetch.fetchChain, body)
+            meter.endRead(Result<Void, StrataError>.success(()))
+        } catch {
+            meter.endRead(Result<Void, StrataError>.failure(error as? StrataError ?? .userError(UserError(error))))
+            throw error
+        }
     }
 
     /// How many objects a fetch finds.
     @MainActor
     public func fetchCount<F: FetchDescription>(_ fetch: F) throws(StrataError) -> Int {
-        try main.context.count(fetch.fetchChain)
+        try measuredRead { () throws(StrataError) in try main.context.count(fetch.fetchChain) }
     }
 
     /// The IDs of every object a fetch finds.
     @MainActor
     public func fetchObjectIDs<F: FetchDescription>(_ fetch: F) throws(StrataError) -> [ObjectID<F.Entity>] {
-        try main.context.fetchIDs(fetch.fetchChain)
+        try measuredRead { () throws(StrataError) in try main.context.fetchIDs(fetch.fetchChain) }
     }
 
     /// The ID of the first object a fetch finds.
     @MainActor
     public func fetchObjectID<F: FetchDescription>(_ fetch: F) throws(StrataError) -> ObjectID<F.Entity>? {
-        try main.context.fetchIDs(fetch.fetchChain.tweak { $0.limit = 1 }).first
+        try measuredRead { () throws(StrataError) in try main.context.fetchIDs(fetch.fetchChain.tweak { $0.limit = 1 }).first }
     }
 
     /// The main context's instance of the object with an ID; nil when it no longer exists.
@@ -70,5 +77,14 @@ extension DataStack {
     @MainActor
     public func fetchExisting<T: StrataObject>(_ objectIDs: [ObjectID<T>]) -> [T] {
         objectIDs.compactMap { fetchExisting($0) }
+    }
+
+    /// Runs a main-context read, reporting it to the stack's instrumentation when there is one.
+    @MainActor
+    func measuredRead<R>(_ read: () throws(StrataError) -> R) throws(StrataError) -> R {
+        guard let meter = InstrumentedWork.read(instrumentation, .mainContext) else { return try read() }
+        let result = Result { () throws(StrataError) in try read() }
+        meter.endRead(result)
+        return try result.get()
     }
 }

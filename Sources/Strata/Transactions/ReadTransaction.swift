@@ -13,7 +13,7 @@ extension DataStack {
     /// Throws a ``StrataError``, or the error `body` threw, unchanged.
     public func read<T: Sendable>(_ body: @escaping @Sendable (ReadTransaction) throws -> T) async throws -> T {
         let core = self.core
-        let meter = InstrumentedWork.read(instrumentation)
+        let meter = InstrumentedWork.read(instrumentation, .readContext)
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 let context = ObjectContext(core: core, kind: .reader, openConnection: { handle throws(StrataError) in

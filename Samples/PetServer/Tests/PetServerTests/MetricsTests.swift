@@ -19,10 +19,10 @@ struct MetricsTests {
         #expect(lines.contains(#"strata_transactions_total{outcome="rolled_back"} 1"#))
         #expect(lines.contains(#"strata_transactions_total{outcome="failed"} 0"#))
         #expect(lines.contains("strata_transaction_conflicts_total 0"))
-        #expect(lines.contains(#"strata_reads_total{outcome="ok"} 1"#))
+        #expect(lines.contains(#"strata_reads_total{context="read_context",outcome="ok"} 1"#))
         #expect(lines.contains("strata_transaction_duration_seconds_count 3"))
         #expect(lines.contains("strata_writer_wait_seconds_count 3"))
-        #expect(lines.contains("strata_read_duration_seconds_count 1"))
+        #expect(lines.contains(#"strata_read_duration_seconds_count{context="read_context"} 1"#))
         #expect(text.contains("hb_requests"))
     }
 }
