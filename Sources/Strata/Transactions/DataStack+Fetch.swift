@@ -17,14 +17,7 @@ extension DataStack {
     /// Throws what `body` throws, or a ``StrataError``.
     @MainActor
     public func fetchEach<F: FetchDescription>(_ fetch: F, _ body: (F.Entity) throws -> Void) throws {
-        guard let meter = InstrumentedWork.read(instrumentation, .mainContext) else { return try main.context.fetchEach(fetch.fetchChain, body) }
-        do {
-            try main.context.fetchEach(fetch.fetchChain, body)
-            meter.endRead(Result<Void, StrataError>.success(()))
-        } catch {
-            meter.endRead(Result<Void, StrataError>.failure(error as? StrataError ?? .userError(UserError(error))))
-            throw error
-        }
+        try measuredRead { () throws in try main.context.fetchEach(fetch.fetchChain, body) }
     }
 
     /// How many objects a fetch finds.
@@ -79,12 +72,18 @@ extension DataStack {
         objectIDs.compactMap { fetchExisting($0) }
     }
 
-    /// Runs a main-context read, reporting it to the stack's instrumentation when there is one.
+    /// Runs a main-context read, reporting it to the stack's instrumentation when there is one
+    /// (an error that is not a ``StrataError``, thrown by a `fetchEach` body, as a user error).
     @MainActor
-    func measuredRead<R>(_ read: () throws(StrataError) -> R) throws(StrataError) -> R {
+    func measuredRead<R, Failure: Error>(_ read: () throws(Failure) -> R) throws(Failure) -> R {
         guard let meter = InstrumentedWork.read(instrumentation, .mainContext) else { return try read() }
-        let result = Result { () throws(StrataError) in try read() }
-        meter.endRead(result)
-        return try result.get()
+        do {
+            let value = try read()
+            meter.endRead(Result<R, StrataError>.success(value))
+            return value
+        } catch {
+            meter.endRead(Result<R, StrataError>.failure(error as? StrataError ?? .userError(UserError(error))))
+            throw error
+        }
     }
 }

@@ -50,9 +50,6 @@ struct RequestFields {
         self.init(fields, subject: subject)
     }
 
-    /// Whether the field is present (null counts as present).
-    func has(_ name: String) -> Bool { fields[name] != nil }
-
     private func missing(_ name: String) -> HTTPError {
         HTTPError(.badRequest, message: "\(subject) is missing the field '\(name)'")
     }
