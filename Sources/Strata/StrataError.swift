@@ -97,6 +97,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// reporting this (up to ``DataStack/conflictAttempts`` times in all); an unsafe transaction's
     /// commit reports it at once, since only its caller can redo its work.
     case transactionConflict(code: String, message: String, attempts: Int)
+    /// The stack was closed with ``DataStack/close()``, so it takes no more work: nothing was
+    /// read or saved. `model` names the stack's model.
+    case stackClosed(model: String)
 
     /// One sentence saying what happened and what to do.
     public var description: String {
@@ -191,6 +194,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .connectionLost(let server, let database):
             return "the connection to database '\(database)' on \(server) was lost; the server rolled back "
                 + "what it had not committed, and the next transaction or fetch connects again"
+        case .stackClosed(let model):
+            return "the stack of model '\(model)' was closed, so it takes no more work and nothing was done; "
+                + "add the storage to a new DataStack to use the store again"
         }
     }
 }

@@ -44,6 +44,14 @@ final class PostgreSQLRowIDs: RowIDSource {
         }
     }
 
+    func close() {
+        let connection = state.withLock { state -> PostgreSQLConnection? in
+            defer { state.connection = nil }
+            return state.connection
+        }
+        connection?.close()
+    }
+
     /// `steps` blocks from the table's sequence, adjacent ones joined.
     private static func reserveBlocks(table: String, steps: Int64, state: inout State, backend: PostgreSQLBackend)
         throws(StrataError) -> [Range<Int64>] {

@@ -55,6 +55,8 @@ struct ErrorMessageTests {
         (.decodingFailed(entity: "Person", attribute: "badge", object: "Person #3", reason: "bad colour"),
          "cannot read Person #3: the app's decode function of 'Person.badge' threw: bad colour"),
         (.userError(UserError(ErrorMessageOops.failed(code: 7))), "the transaction threw: failed(code: 7)"),
+        (.stackClosed(model: "PetStore"), "the stack of model 'PetStore' was closed, so it takes no more work and nothing was done; "
+            + "add the storage to a new DataStack to use the store again"),
     ]
 
     @Test(arguments: cases)

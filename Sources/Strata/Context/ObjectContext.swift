@@ -176,6 +176,13 @@ final class ObjectContext {
         return connections
     }
 
+    /// Ends the snapshots and closes every connection of this context (its stack is closing).
+    func closeConnections() {
+        endSnapshots()
+        connections.removeAll()
+        committedConnections.removeAll()
+    }
+
     /// A read-only connection that sees only committed data.
     func committedConnection(for storage: StorageHandle) throws(StrataError) -> any DatabaseConnection {
         if let connection = committedConnections[storage.index], !connection.isBroken { return connection }

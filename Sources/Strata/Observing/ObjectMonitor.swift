@@ -113,7 +113,7 @@ public final class ObjectMonitor<T: StrataObject>: ChangeObserver, Observable {
 
     func stop(_ error: StrataError) {
         guard failure == nil, current != nil else { return }
-        log(.warning, "an object monitor of \(objectID) stopped: \(error)")
+        log(error.monitorStopLevel, "an object monitor of \(objectID) stopped: \(error)")
         failure = error
         subscribers.finish(throwing: error)
         for listener in listeners { _ = listener(.failure(error)) }

@@ -65,3 +65,12 @@ struct EventSubscribers<Element: Sendable> {
         entries.removeAll()
     }
 }
+
+extension StrataError {
+    /// How a monitor stopped by this error says so: a stack's own closing is expected, anything
+    /// else is a problem.
+    var monitorStopLevel: LogLevel {
+        if case .stackClosed = self { return .notice }
+        return .warning
+    }
+}

@@ -53,6 +53,8 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
     @discardableResult
     public func addStorageAndWait<S: StorageInterface>(_ storage: S) throws(StrataError) -> S {
         if writer.isOnQueue { throw .synchronousPerformInsideTransaction }
+        try core.lifecycle.admit()
+        defer { core.lifecycle.finish() }
         let policy = StoreOpener.MigrationPolicy(isSynchronous: true, progress: nil)
         let result: Result<Void, StrataError> = writer.first.queue.sync { Result { () throws(StrataError) in try self.open(storage, policy: policy) } }
         try result.get()
@@ -72,6 +74,8 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
     @discardableResult
     public func addStorage<S: StorageInterface>(_ storage: S, progress: (@Sendable (MigrationProgress) -> Void)? = nil)
         async throws(StrataError) -> S {
+        try core.lifecycle.admit()
+        defer { core.lifecycle.finish() }
         let policy = StoreOpener.MigrationPolicy(isSynchronous: false, progress: progress)
         let result: Result<Void, StrataError> = await withCheckedContinuation { continuation in
             writer.first.queue.async {

@@ -10,11 +10,13 @@
 final class MainContext {
     let core: StackCore
     lazy var context: ObjectContext = {
-        let context = ObjectContext(core: core, kind: .main, openConnection: { handle throws(StrataError) in
-            try handle.backend.reader()
-        }, openReader: { handle throws(StrataError) in
-            try handle.backend.reader()
-        })
+        // Once the stack is closed, nothing reads: fetches, monitors and faults report it.
+        let lifecycle = core.lifecycle
+        let open = { (handle: StorageHandle) throws(StrataError) -> any DatabaseConnection in
+            if lifecycle.isClosed { throw lifecycle.refusal }
+            return try handle.backend.reader()
+        }
+        let context = ObjectContext(core: core, kind: .main, openConnection: open, openReader: open)
         context.snapshotStarted = { [unowned self] storage, connection throws(StrataError) in
             try self.snapshotStarted(storage, connection)
         }
@@ -106,6 +108,13 @@ final class MainContext {
         for observer in live where changes.touches(storage: observer.observedStorage) {
             observer.observe(changes, context: context)
         }
+    }
+
+    /// Stops every monitor (their sequences end with ``StrataError/stackClosed(model:)``) and
+    /// closes the main context's connections: the stack is closing, and its work has ended.
+    func close() {
+        for observer in observers.observers { observer.stop(core.lifecycle.refusal) }
+        context.closeConnections()
     }
 
     /// Stops every monitor of a storage that can no longer be read or written.

@@ -62,6 +62,16 @@ final class ReaderPool: Sendable {
         return next
     }
 
+    /// Closes every parked connection (the stack is closing, and no read context runs).
+    func closeAll() {
+        let all = parked.withLock { pool -> [Int32: [Parked]] in
+            defer { pool.removeAll() }
+            return pool
+        }
+        // Closed here, outside the lock, as the last references go.
+        _ = consume all
+    }
+
     /// How many connections are parked for a storage.
     func count(_ storage: Int32) -> Int {
         parked.withLock { $0[storage]?.count ?? 0 }

@@ -59,6 +59,8 @@ final class StackCore: Sendable {
     let mainContextHasRead = Atomic(false)
     /// The changes of each commit, for `DataStack.changes`.
     let changes = ChangeBroadcaster()
+    /// Whether the stack still takes work, and what ``DataStack/close()`` waits for.
+    let lifecycle: StackLifecycle
     private let storageList = Mutex<[StorageHandle]>([])
     private let nextRowIDs = Mutex<[TableKey: Int64]>([:])
     /// Each storage's commit count as this stack last knew it: a store whose count differs
@@ -73,6 +75,7 @@ final class StackCore: Sendable {
     init(history: SchemaHistory, observesObjects: Bool = true) {
         self.history = history
         self.observesObjects = observesObjects
+        self.lifecycle = StackLifecycle(model: history.modelName)
         self.layout = StoreLayout(version: history.currentVersion, types: history.entityTypes)
         for entity in history.currentVersion.entities where history.entityTypes[entity.name] == nil {
             misuse("Strata: the schema history has no class for entity '\(entity.name)'")

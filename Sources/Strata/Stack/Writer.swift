@@ -167,6 +167,19 @@ final class Writer: Sendable {
         return next
     }
 
+    /// Closes every lane's connections, each on its queue (the stack is closing: no transaction
+    /// runs, and none will).
+    func closeAllConnections() async {
+        for lane in state.withLock({ $0.lanes }) {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                lane.queue.async {
+                    lane.closeConnections()
+                    done.resume()
+                }
+            }
+        }
+    }
+
     /// Waits (blocking the caller) for a lane, as ``acquire(capacity:timeout:_:timedOut:)`` gives
     /// it; nil when `timeout` ended first.
     func acquireWaiting(capacity: Int, timeout: Duration) -> Lane? {

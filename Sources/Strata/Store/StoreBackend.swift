@@ -47,6 +47,10 @@ extension StoreBackend {
 package protocol RowIDSource: Sendable {
     /// A run of up to `count` fresh ids of the table named `table` (at least one).
     func reserve(table: String, count: Int64) throws(StrataError) -> Range<Int64>
+
+    /// Closes the connection that reserves ids (the stack is closing); ids already reserved and
+    /// not used are skipped.
+    func close()
 }
 
 /// A SQLite file's connections.

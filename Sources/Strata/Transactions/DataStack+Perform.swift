@@ -159,6 +159,13 @@ extension DataStack {
     /// started in order, and each completion runs when its own transaction is done.
     public func perform<T: Sendable>(asynchronous task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T,
                                      completion: @escaping @MainActor @Sendable (Result<T, StrataError>) -> Void) {
+        let lifecycle = core.lifecycle
+        do {
+            try lifecycle.admit()
+        } catch {
+            DispatchQueue.main.async { MainActor.assumeIsolated { completion(.failure(error)) } }
+            return
+        }
         inOrder { done in
             self.inBackground(task) { result, release in
                 switch result {
@@ -167,12 +174,14 @@ extension DataStack {
                         completion(.success(value))
                         release()
                         done()
+                        lifecycle.finish()
                     }
                 case .failure(let error):
                     DispatchQueue.main.async {
                         MainActor.assumeIsolated { completion(.failure(error)) }
                         release()
                         done()
+                        lifecycle.finish()
                     }
                 }
             }
@@ -266,6 +275,8 @@ extension DataStack {
     }
 
     private func performReturning<T: Sendable>(_ task: @escaping @Sendable (AsynchronousDataTransaction) throws -> T) async throws -> T {
+        try core.lifecycle.admit()
+        defer { core.lifecycle.finish() }
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
             inBackground(task) { result, release in
                 switch result {
@@ -307,6 +318,8 @@ extension DataStack {
     @discardableResult
     public func perform<T>(synchronous task: (SynchronousDataTransaction) throws -> T, waitForAllObservers: Bool) throws -> T {
         if writer.isOnQueue { throw StrataError.synchronousPerformInsideTransaction }
+        try core.lifecycle.admit()
+        defer { core.lifecycle.finish() }
         let meter = InstrumentedWork.transaction(instrumentation)
         // With one lane, the transaction takes its place on it after what is already queued,
         // without waiting for asynchronous transactions' completions (the caller holds a thread).
@@ -347,11 +360,17 @@ extension DataStack {
     /// It reads without holding the write lock, so other commits may change its objects between
     /// its reads and its commit: each commit compares the objects it changed with the store and
     /// settles attributes both changed by `mergePolicy` (``MergePolicy/error`` unless given).
+    ///
+    /// Once the stack is closing (see ``close()``), its reads that need a connection and its
+    /// commits throw ``StrataError/stackClosed(model:)``.
     public func beginUnsafe(mergePolicy: MergePolicy = .error) -> UnsafeDataTransaction {
+        let lifecycle = core.lifecycle
         let context = ObjectContext(core: core, kind: .transaction, openConnection: { handle throws(StrataError) in
-            try handle.backend.writer()
+            try lifecycle.refuseIfClosing()
+            return try handle.backend.writer()
         }, openReader: { handle throws(StrataError) in
-            try handle.backend.reader()
+            try lifecycle.refuseIfClosing()
+            return try handle.backend.reader()
         })
         context.tracksConflicts = true
         context.mergePolicy = mergePolicy
@@ -392,6 +411,9 @@ public final class UnsafeDataTransaction: BaseDataTransaction {
     /// Writes every change in one SQLite transaction per storage. On failure everything since the
     /// last commit is rolled back and the error thrown.
     public func commit() throws(StrataError) {
+        let lifecycle = stack.core.lifecycle
+        try lifecycle.admit()
+        defer { lifecycle.finish() }
         _ = try context.commit()
         stack.publish()
     }

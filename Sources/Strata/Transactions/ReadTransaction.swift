@@ -13,6 +13,8 @@ extension DataStack {
     /// Throws a ``StrataError``, or the error `body` threw, unchanged.
     public func read<T: Sendable>(_ body: @escaping @Sendable (ReadTransaction) throws -> T) async throws -> T {
         let core = self.core
+        try core.lifecycle.admit()
+        defer { core.lifecycle.finish() }
         let meter = InstrumentedWork.read(instrumentation, .readContext)
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {

@@ -45,9 +45,13 @@ final class LiveDogs {
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
                         body: ResponseBody { writer in
             try await writer.write(ByteBuffer(string: list))
-            for try await update in updates.cancelOnGracefulShutdown() {
-                let text = try await self.events(for: update.changes)
-                if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
+            do {
+                for try await update in updates.cancelOnGracefulShutdown() {
+                    let text = try await self.events(for: update.changes)
+                    if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
+                }
+            } catch StrataError.stackClosed {
+                // The server is shutting down: the stream ends as on a graceful shutdown.
             }
             try await writer.finish(nil)
         })

@@ -38,6 +38,11 @@ struct ShutdownTests {
             return status
         }
         #expect(status == 0, "the server's output: \(server.log)")
+        if !TestBackend.isPostgreSQL {
+            // Closed, not merely dropped at exit: the write-ahead log was folded into the file.
+            let files = try FileManager.default.contentsOfDirectory(atPath: server.folder.path)
+            #expect(!files.contains { $0.hasSuffix("-wal") }, "left in the folder: \(files)")
+        }
         // The stream ended (after the events of the writes it had seen).
         while let event = await events.next() { #expect(event.name != "list") }
 
@@ -55,6 +60,7 @@ struct ShutdownTests {
         #expect(written.count >= 40)
         #expect(lost.isEmpty, "acknowledged but not stored: \(lost)")
         #expect(server.log.contains("the HTTP server has stopped; closing the store"))
+        #expect(server.log.contains("the store is closed"))
     }
 
     /// The dogs the server answered 201 for, from every writer.

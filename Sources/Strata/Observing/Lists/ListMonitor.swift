@@ -268,7 +268,7 @@ public final class ListMonitor<T: StrataObject>: ChangeObserver, Observable {
     /// Stops the monitor: every consumer's sequence throws `error`.
     func stop(_ error: StrataError) {
         guard failure == nil else { return }
-        log(.warning, "a list monitor of \(T.entityName) stopped: \(error)")
+        log(error.monitorStopLevel, "a list monitor of \(T.entityName) stopped: \(error)")
         failure = error
         subscribers.finish(throwing: error)
         snapshotSubscribers.finish(throwing: error)
