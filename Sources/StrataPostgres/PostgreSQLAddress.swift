@@ -70,6 +70,13 @@ public struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
     public let database: String
     /// Whether the connection is encrypted.
     public let tlsMode: TLSMode
+    /// How long a connection may take to reach a server and log in before that server counts as
+    /// unavailable (libpq's `connect_timeout`, in whole seconds; 0 for no limit): 30 seconds
+    /// unless the URL says otherwise. With several hosts, each gets this long.
+    public let connectTimeout: Duration?
+
+    /// How long a connection waits for a login when the URL does not say.
+    public static let defaultConnectTimeout = Duration.seconds(30)
 
     /// The address a URL names; a URL that is not a PostgreSQL URL is an error saying which part is wrong.
     public init(url text: String) throws(StrataError) {
@@ -88,7 +95,7 @@ public struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
             guard let value = item.value else { throw refuse("the URL parameter '\(item.name)' has no value") }
             query[item.name] = value
         }
-        let known: Set<String> = ["host", "port", "sslmode", "user", "password", "dbname", "target_session_attrs"]
+        let known: Set<String> = ["host", "port", "sslmode", "user", "password", "dbname", "target_session_attrs", "connect_timeout"]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw refuse("the URL parameter '\(unknown)' is not one Strata reads (\(known.sorted().joined(separator: ", ")))")
         }
@@ -136,6 +143,14 @@ public struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
             tlsMode = parsed
         } else {
             tlsMode = .prefer
+        }
+        if let seconds = query["connect_timeout"] {
+            guard let number = Int(seconds), number >= 0 else {
+                throw refuse("connect_timeout '\(seconds)' is not a whole number of seconds (0 for no limit)")
+            }
+            connectTimeout = number == 0 ? nil : .seconds(number)
+        } else {
+            connectTimeout = Self.defaultConnectTimeout
         }
         if endpoints.contains(where: { if case .socket = $0 { true } else { false } }), tlsMode == .require {
             throw refuse("sslmode=require asks for TLS, which a Unix socket does not use; remove it or connect over TCP")

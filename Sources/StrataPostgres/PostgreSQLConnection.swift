@@ -52,6 +52,10 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// transaction, so ``transactionSettings`` are set in each one, and a statement outside a
     /// transaction runs in one of its own.
     let sessionless: Bool
+    /// How long a statement may go unanswered before the connection is closed (and the statement
+    /// fails with `connectionLost`): nil for no limit, except through a pooler in transaction
+    /// mode, where it is ``poolerAnswerLimit``. For statements that must never take long.
+    var answerLimit: TimeAmount?
     /// The settings a sessionless connection makes at the start of each transaction (name, value).
     private var transactionSettings: [(name: String, value: String)] = []
 
@@ -122,11 +126,38 @@ final class PostgreSQLConnection: DatabaseConnection {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         let id = ids.add(1, ordering: .relaxed).newValue
         do {
-            let connection = try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: quietLogger).wait()
+            let pending = PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: quietLogger)
+            let connection = try loggedIn(pending, within: address.connectTimeout)
             return PostgreSQLConnection(address: address, connection: connection, sessionless: sessionless)
         } catch {
             throw .serverUnavailable(server: server, database: address.database, reason: reason(error))
         }
+    }
+
+    /// Waits for a connection to log in, up to `limit` (nil: as long as it takes). A server that
+    /// accepts the connection and then never answers (stuck, or stopping) fails it with
+    /// ``LoginTimedOut`` instead of holding the caller for good; a login that completes after
+    /// that is closed at once.
+    private static func loggedIn(_ pending: EventLoopFuture<PostgresConnection>, within limit: Duration?) throws -> PostgresConnection {
+        guard let limit else { return try pending.wait() }
+        let eventLoop = pending.eventLoop
+        let promise = eventLoop.makePromise(of: PostgresConnection.self)
+        let (seconds, attoseconds) = limit.components
+        let timeout = eventLoop.scheduleTask(in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)) {
+            promise.fail(LoginTimedOut(limit: limit))
+            pending.whenSuccess { late in _ = late.close() as EventLoopFuture<Void> }
+        }
+        // Both run on the connection's event loop, so exactly one of them decides the promise.
+        pending.whenComplete { result in
+            timeout.cancel()
+            promise.completeWith(result)
+        }
+        return try promise.futureResult.wait()
+    }
+
+    /// A login that did not complete within the address's `connect_timeout`.
+    struct LoginTimedOut: Error {
+        let limit: Duration
     }
 
     private static func configuration(_ endpoint: PostgreSQLAddress.Endpoint, _ address: PostgreSQLAddress) throws -> PostgresConnection.Configuration {
@@ -217,7 +248,10 @@ final class PostgreSQLConnection: DatabaseConnection {
             // Behind a pooler in transaction mode, an answer that never comes closes the
             // connection (a restarted PgBouncer was seen to leave a new client's statement
             // unanswered for good), so the transaction fails with `connectionLost` instead.
-            let watchdog = sessionless ? pending.eventLoop.scheduleTask(in: Self.poolerAnswerLimit) { [connection] in _ = connection.close() as EventLoopFuture<Void> } : nil
+            let limit = answerLimit ?? (sessionless ? Self.poolerAnswerLimit : nil)
+            let watchdog = limit.map { limit in
+                pending.eventLoop.scheduleTask(in: limit) { [connection] in _ = connection.close() as EventLoopFuture<Void> }
+            }
             defer { watchdog?.cancel() }
             answer = try pending.wait()
         } catch {
@@ -512,6 +546,10 @@ final class PostgreSQLConnection: DatabaseConnection {
 
     /// Why a connection failed, in the server's words when it said something.
     static func reason(_ error: any Error) -> String {
+        if let timedOut = error as? LoginTimedOut {
+            return "it did not answer the login within \(timedOut.limit.components.seconds) s (the URL's connect_timeout); "
+                + "is the server overloaded, stopping or stuck?"
+        }
         guard let error = error as? PSQLError else { return String(describing: error) }
         if let info = error.serverInfo, let message = info[.message] {
             if info[.sqlState] == "53300" {

@@ -1,5 +1,6 @@
 // Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
 #if PostgreSQL
+import NIOCore
 import Strata
 import Synchronization
 
@@ -16,12 +17,28 @@ final class PostgreSQLRowIDs: RowIDSource {
     /// How many ids one step of a table's sequence reserves.
     static let blockSize: Int64 = 32
 
+    /// The connection kept for the next reservation.
+    // `@unchecked Sendable` is sound: a kept connection is used by nobody. A reservation takes it
+    // out of the mutex-guarded state (and is then its only user, on one thread) and puts it back
+    // when done, so the connection never has two users at once.
+    private struct Kept: @unchecked Sendable {
+        let connection: PostgreSQLConnection
+    }
+
     private struct State {
-        /// The connection that reserves blocks, made on first use and again once lost.
-        var connection: PostgreSQLConnection?
+        /// The connection that reserves blocks when no reservation is using it; made on first
+        /// use, and again once lost.
+        var kept: Kept?
         /// Reserved ids not handed out yet, per table, in ascending order.
         var blocks: [String: [Range<Int64>]] = [:]
+        /// Whether the stack closed: a connection given back is closed instead of kept.
+        var isClosed = false
     }
+
+    /// How long the server may take to answer a reservation before its connection is closed and
+    /// the transaction fails with `connectionLost` (a sequence step answers at once unless the
+    /// server is stuck).
+    static let answerLimit: TimeAmount = .seconds(30)
 
     private let backend: PostgreSQLBackend
     private let state: Mutex<State>
@@ -32,51 +49,82 @@ final class PostgreSQLRowIDs: RowIDSource {
     }
 
     func reserve(table: String, count: Int64) throws(StrataError) -> Range<Int64> {
-        try state.withLock { (state: inout State) throws(StrataError) -> Range<Int64> in
-            if state.blocks[table, default: []].isEmpty {
-                let steps = max(1, (count + Self.blockSize - 1) / Self.blockSize)
-                state.blocks[table] = try Self.reserveBlocks(table: table, steps: steps, state: &state, backend: backend)
+        while true {
+            if let run = state.withLock({ Self.take(count, of: table, from: &$0) }) { return run }
+            // The round trip runs outside the lock: a slow server holds up only the transactions
+            // that need new ids of their own, never those whose ids are reserved already.
+            let steps = max(1, (count + Self.blockSize - 1) / Self.blockSize)
+            let connection: PostgreSQLConnection
+            if let kept = state.withLock({ $0.kept.take() })?.connection, !kept.isBroken {
+                connection = kept
+            } else {
+                connection = try connect()
             }
-            let block = state.blocks[table]!.removeFirst()
-            guard block.count > count else { return block }
-            state.blocks[table]!.insert((block.lowerBound + count)..<block.upperBound, at: 0)
-            return block.lowerBound..<(block.lowerBound + count)
+            let reserved: [Range<Int64>]
+            do {
+                reserved = try Self.reserveBlocks(table: table, steps: steps, on: connection, schema: backend.schema)
+            } catch {
+                connection.close()
+                throw error
+            }
+            let returned = Kept(connection: connection)
+            let extra = state.withLock { state -> Kept? in
+                state.blocks[table] = Self.joined(state.blocks[table, default: []] + reserved)
+                guard state.kept == nil, !state.isClosed else { return returned }
+                state.kept = returned
+                return nil
+            }
+            extra?.connection.close()
         }
     }
 
     func close() {
-        let connection = state.withLock { state -> PostgreSQLConnection? in
-            defer { state.connection = nil }
-            return state.connection
+        let kept = state.withLock { state -> Kept? in
+            state.isClosed = true
+            return state.kept.take()
         }
-        connection?.close()
+        kept?.connection.close()
     }
 
-    /// `steps` blocks from the table's sequence, adjacent ones joined.
-    private static func reserveBlocks(table: String, steps: Int64, state: inout State, backend: PostgreSQLBackend)
+    /// A connection for reservations, whose statements may not go unanswered for long.
+    private func connect() throws(StrataError) -> PostgreSQLConnection {
+        let connection = try backend.connectOutsideSchema()
+        connection.answerLimit = Self.answerLimit
+        return connection
+    }
+
+    /// Up to `count` ids of the first block kept for `table`, or nil when none is kept.
+    private static func take(_ count: Int64, of table: String, from state: inout State) -> Range<Int64>? {
+        guard let block = state.blocks[table]?.first else { return nil }
+        state.blocks[table]!.removeFirst()
+        guard block.count > count else { return block }
+        state.blocks[table]!.insert((block.lowerBound + count)..<block.upperBound, at: 0)
+        return block.lowerBound..<(block.lowerBound + count)
+    }
+
+    /// `steps` blocks from the table's sequence.
+    private static func reserveBlocks(table: String, steps: Int64, on connection: PostgreSQLConnection, schema: String?)
         throws(StrataError) -> [Range<Int64>] {
-        let connection: PostgreSQLConnection
-        if let kept = state.connection, !kept.isBroken {
-            connection = kept
-        } else {
-            connection = try backend.connectOutsideSchema()
-            state.connection = connection
-        }
         // The sequence's name is qualified by the store's schema and bound, so the connection
         // needs no search path (which a pooler in transaction mode would not keep).
-        let sequence = (backend.schema.map { SQLIdentifier.quote($0) + "." } ?? "") + sequenceName(table: table)
+        let sequence = (schema.map { SQLIdentifier.quote($0) + "." } ?? "") + sequenceName(table: table)
         let sql = "SELECT nextval(CAST($2 AS regclass)) FROM generate_series(1, $1)"
-        let starts = try connection.query(sql, [.integer(steps), .text(sequence)]).rows.compactMap { $0.first.flatMap { Int64(sqlValue: $0) } }.sorted()
-        var blocks: [Range<Int64>] = []
-        for start in starts {
-            if let last = blocks.last, last.upperBound == start {
-                blocks[blocks.count - 1] = last.lowerBound..<(start + blockSize)
+        let starts = try connection.query(sql, [.integer(steps), .text(sequence)]).rows.compactMap { $0.first.flatMap { Int64(sqlValue: $0) } }
+        guard !starts.isEmpty else { throw .server(code: "?", message: "the server reserved no row ids for \(table)", sql: sql) }
+        return starts.map { $0..<($0 + blockSize) }
+    }
+
+    /// Blocks in ascending order, adjacent ones joined (so one process alone hands out 1, 2, 3, ...).
+    static func joined(_ blocks: [Range<Int64>]) -> [Range<Int64>] {
+        var joined: [Range<Int64>] = []
+        for block in blocks.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = joined.last, last.upperBound == block.lowerBound {
+                joined[joined.count - 1] = last.lowerBound..<block.upperBound
             } else {
-                blocks.append(start..<(start + blockSize))
+                joined.append(block)
             }
         }
-        guard !blocks.isEmpty else { throw .server(code: "?", message: "the server reserved no row ids for \(table)", sql: sql) }
-        return blocks
+        return joined
     }
 
     /// The sequence of a table: a fixed-length name from a hash of the table's, since PostgreSQL

@@ -23,6 +23,12 @@ struct PostgreSQLAddressTests {
         #expect(address.database == "app")
         #expect(address.password == nil)
         #expect(address.tlsMode == .prefer)
+        #expect(address.connectTimeout == .seconds(30))
+    }
+
+    @Test func connectTimeoutInWholeSecondsAndZeroForNoLimit() throws {
+        #expect(try PostgreSQLAddress(url: "postgres://app@db/pets?connect_timeout=5").connectTimeout == .seconds(5))
+        #expect(try PostgreSQLAddress(url: "postgres://app@db/pets?connect_timeout=0").connectTimeout == nil)
     }
 
     @Test func socketFolderFromTheHostParameter() throws {
@@ -66,7 +72,9 @@ struct PostgreSQLAddressTests {
         ("db.internal/pets", "cannot connect to database '?' on db.internal/pets: not a URL; write postgres://user:password@host:port/database"),
         ("postgres://app@db/pets?port=0", "cannot connect to database '?' on postgres://app@db/pets?port=0: the port '0' is not a number from 1 to 65535"),
         ("postgres://app:pw@db/pets?sslmode=maybe", "cannot connect to database '?' on postgres://app:***@db/pets?sslmode=maybe: sslmode 'maybe' is not one of disable, prefer, require"),
-        ("postgres://app@db/pets?timeout=3", "cannot connect to database '?' on postgres://app@db/pets?timeout=3: the URL parameter 'timeout' is not one Strata reads (dbname, host, password, port, sslmode, target_session_attrs, user)"),
+        ("postgres://app@db/pets?timeout=3", "cannot connect to database '?' on postgres://app@db/pets?timeout=3: the URL parameter 'timeout' is not one Strata reads (connect_timeout, dbname, host, password, port, sslmode, target_session_attrs, user)"),
+        ("postgres://app@db/pets?connect_timeout=2.5", "cannot connect to database '?' on postgres://app@db/pets?connect_timeout=2.5: connect_timeout '2.5' is not a whole number of seconds (0 for no limit)"),
+        ("postgres://app@db/pets?connect_timeout=-1", "cannot connect to database '?' on postgres://app@db/pets?connect_timeout=-1: connect_timeout '-1' is not a whole number of seconds (0 for no limit)"),
         ("postgres://app@db/pets/more", "cannot connect to database '?' on postgres://app@db/pets/more: the database name 'pets/more' holds a '/'; the URL's path is the database alone"),
         ("postgres://app:pw@db1,db2:0/pets", "cannot connect to database '?' on postgres://app:***@db1,db2:0/pets: the port '0' is not a number from 1 to 65535"),
         ("postgres://app@/pets?host=/a,/b,/c&port=1,2", "cannot connect to database '?' on postgres://app@/pets?host=/a,/b,/c&port=1,2: the URL names 3 hosts and 2 ports; give one port, or one for each host"),

@@ -110,6 +110,18 @@ struct PostgreSQLConnectionTests {
         #expect(try PostgreSQLConnection.connect(right).query("SELECT current_user").rows == [[.text(server.passwordUser)]])
     }
 
+    /// A server that accepts the connection and never answers (stuck, or stopping) is unavailable
+    /// once the URL's `connect_timeout` has passed, instead of holding the caller for good.
+    @Test func aServerThatNeverAnswersTheLoginIsUnavailableAfterTheConnectTimeout() throws {
+        let silent = try SilentListener()
+        let address = try PostgreSQLAddress(url: "postgres://app@127.0.0.1:\(silent.port)/pets?connect_timeout=1")
+        #expect(throws: StrataError.serverUnavailable(server: "127.0.0.1:\(silent.port)", database: "pets",
+                                                       reason: "it did not answer the login within 1 s (the URL's connect_timeout); "
+                                                           + "is the server overloaded, stopping or stuck?")) {
+            try PostgreSQLConnection.connect(address)
+        }
+    }
+
     @Test func unknownRoleIsRefused() throws {
         let server = try Postgres.server()
         let address = try PostgreSQLAddress(url: "postgres://nobody_here@/postgres?host=\(server.socketFolder)")
@@ -204,5 +216,34 @@ struct PostgreSQLDatabaseConnectionTests {
         try reader.rollback()
         #expect(try reader.query(count).rows == [[.integer(1)]])
     }
+}
+/// A TCP port on the loopback address that takes connections (the system completes them) and
+/// never reads or answers: a server stuck before the login.
+private final class SilentListener {
+    let port: Int
+    private let socket: Int32
+
+    init() throws {
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 8) == 0 else {
+            close(descriptor)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        socket = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(socket) }
 }
 #endif
