@@ -67,8 +67,11 @@ struct PostgreSQLBackend: ServerBackend {
         return connection
     }
 
-    func commitProbe() -> (any CommitProbe)? {
-        PostgreSQLCommitProbe(backend: self)
+    /// Told of commits by notifications, unless it polls.
+    var hearsCommits: Bool { commitDiscovery == .notified }
+
+    func commitProbe(doorbell: CommitDoorbell) -> (any CommitProbe)? {
+        PostgreSQLCommitProbe(backend: self, doorbell: doorbell)
     }
 
     /// The server hands out row ids, from a sequence per table.

@@ -24,16 +24,23 @@ struct PostgreSQLCommitProbe: CommitProbe {
     private var last: (snapshot: TransactionSnapshot, known: Int64?)?
     /// Commits heard of and not yet taken (notified mode).
     private var heardCommits: [HeardCommit] = []
+    /// Notices taken from the listener since the last poll, which the next poll reads first.
+    private var unpolled: [CommitNotice?] = []
 
-    init(backend: PostgreSQLBackend) {
+    /// Rung as each notification arrives, so the watcher polls at once.
+    private let doorbell: CommitDoorbell
+
+    init(backend: PostgreSQLBackend, doorbell: CommitDoorbell) {
         self.backend = backend
+        self.doorbell = doorbell
     }
 
     mutating func poll(knownCount: Int64?) -> CommitProbeFinding {
         do {
             let connection = try connected()
             if mode == .notified {
-                let notices = heard.take()
+                let notices = unpolled + heard.take()
+                unpolled.removeAll()
                 heardCommits += notices.compactMap { $0.map { HeardCommit(id: $0.id, tables: $0.tables) } }
                 let foreign = notices.contains { notice in notice == nil || notice?.id != knownCount }
                 if foreign { try replicasMustSeeThePrimary(connection) }
@@ -60,6 +67,12 @@ struct PostgreSQLCommitProbe: CommitProbe {
         router.mustSee(try connection.insertPosition())
     }
 
+    mutating func commitsHeardSinceLastPoll() -> [HeardCommit] {
+        guard mode == .notified else { return [] }
+        unpolled += heard.take()
+        return unpolled.compactMap { $0.map { HeardCommit(id: $0.id, tables: $0.tables) } }
+    }
+
     mutating func takeHeardCommits() -> [HeardCommit] {
         defer { heardCommits.removeAll() }
         return heardCommits
@@ -71,8 +84,11 @@ struct PostgreSQLCommitProbe: CommitProbe {
         connection?.close()
         let fresh = mode == .notified ? try backend.connectDirectly() : try backend.connectOutsideSchema()
         if mode == .notified {
-            let heard = self.heard
-            try fresh.listenForCommits { notice in heard.add(notice) }
+            let (heard, doorbell) = (self.heard, self.doorbell)
+            try fresh.listenForCommits { notice in
+                heard.add(notice)
+                doorbell.ring()
+            }
         }
         heard.missedSome()
         last = nil

@@ -12,11 +12,19 @@ package protocol CommitProbe {
     /// a server whose writers run side by side, so a snapshot that holds only such commits
     /// reads again only those tables' objects. Empty for other stores.
     mutating func takeHeardCommits() -> [HeardCommit]
+
+    /// The commits heard of since the last poll, without taking them from that poll (which still
+    /// reports them): for a snapshot that starts before the poll, so that it knows the tables of
+    /// the commits whose notifications have arrived meanwhile.
+    mutating func commitsHeardSinceLastPoll() -> [HeardCommit]
 }
 
 extension CommitProbe {
     /// Heard of none.
     package mutating func takeHeardCommits() -> [HeardCommit] { [] }
+
+    /// Heard of none.
+    package mutating func commitsHeardSinceLastPoll() -> [HeardCommit] { [] }
 }
 
 /// A commit a probe heard of: its transaction's id and the names of the tables whose rows it

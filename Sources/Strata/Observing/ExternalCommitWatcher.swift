@@ -6,10 +6,18 @@ import Synchronization
 ///
 /// Every `interval` it polls each storage's ``CommitProbe`` (which costs microseconds: a SQLite
 /// file's `PRAGMA data_version`, a flag a PostgreSQL notification set), and when a probe finds a
-/// commit this stack did not make, the main context catches up on the main actor. The delay is at
-/// most one interval plus the time the main actor takes to run.
+/// commit this stack did not make, the main context catches up on the main actor. A probe that is
+/// told of commits (a PostgreSQL notification) rings the watcher's ``CommitDoorbell``, which polls
+/// ``spacing`` later instead of at the next interval, so a burst of other servers' commits is
+/// caught up with in a few steps rather than one each. The delay is at most one interval (on
+/// PostgreSQL with notifications, the notification's own delay and ``spacing``) plus the time the
+/// main actor takes.
 final class ExternalCommitWatcher: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// Rung by probes that hear of commits.
+    private let doorbell = CommitDoorbell()
+    /// How long after a ring the watcher polls.
+    static let spacing = Duration.milliseconds(5)
     /// Each storage's probe and its connection; nil once stopped. Polls run under the lock, so
     /// `stop()` closes every connection at once, before the stack's deinit returns.
     private let probes = Mutex<[Int32: any CommitProbe]?>([:])
@@ -25,10 +33,21 @@ final class ExternalCommitWatcher: Sendable {
         guard let interval else { return }
         task.withLock { task in
             guard task == nil else { return }
+            let doorbell = self.doorbell
             task = Task.detached(priority: .utility) { [weak self, weak core, weak main] in
+                // With a storage that is told of commits, the first poll runs at once: it starts
+                // the listening probe. (Polled files are first polled an interval later, so a
+                // stack used for a moment opens no probe.)
+                var pollsAtOnce = core?.storages.contains { $0.backend.hearsCommits } ?? false
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    guard let self, let core, let main, let findings = self.poll(core) else { return }
+                    if !pollsAtOnce, await doorbell.wait(upTo: interval) {
+                        // The notifications of commits made together arrive one after another:
+                        // waiting a moment lets one catch-up take them all, and lets the snapshot
+                        // it starts hold only commits already heard of (whose tables are known).
+                        try? await Task.sleep(for: Self.spacing)
+                    }
+                    pollsAtOnce = false
+                    guard !Task.isCancelled, let self, let core, let main, let findings = self.poll(core) else { return }
                     if findings.foreign { await main.catchUp(hearing: findings.heard) }
                     for (storage, file) in findings.moved { await main.stopObservers(of: storage, .storeMoved(file: file)) }
                 }
@@ -45,7 +64,7 @@ final class ExternalCommitWatcher: Sendable {
             var moved: [(Int32, String)] = []
             var heard: [Int32: [HeardCommit]] = [:]
             for storage in storages {
-                guard var probe = probes?[storage.index] ?? storage.backend.commitProbe() else { continue }
+                guard var probe = probes?[storage.index] ?? storage.backend.commitProbe(doorbell: doorbell) else { continue }
                 switch probe.poll(knownCount: core.knownCommitCount(storage.index)) {
                 case .foreignCommit: foreign = true
                 case .moved: moved.append((storage.index, storage.displayName))
@@ -59,10 +78,20 @@ final class ExternalCommitWatcher: Sendable {
         }
     }
 
+    /// The commits a storage's probe heard of since its last poll (see
+    /// ``CommitProbe/commitsHeardSinceLastPoll()``); none while a poll is running, rather than
+    /// waiting for it.
+    func commitsHeardSinceLastPoll(_ storage: Int32) -> [HeardCommit] {
+        let heard = probes.withLockIfAvailable { probes -> [HeardCommit] in probes?[storage]?.commitsHeardSinceLastPoll() ?? [] }
+        return heard ?? []
+    }
+
     /// Stops watching (the stack is going away) and closes the watcher's connections now.
     func stop() {
         probes.withLock { $0 = nil }
         task.withLock { $0?.cancel() }
+        // A loop waiting for its next poll ends now, not an interval later.
+        doorbell.ring()
     }
 }
 

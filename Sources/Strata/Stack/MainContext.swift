@@ -183,6 +183,10 @@ final class MainContext {
             apply(part.summary)
             if observers.isActive { observed.add(part.summary, storage: storage) }
         }
+        // Commits this snapshot holds whose notifications arrived since the watcher's last poll.
+        for commit in watcher.commitsHeardSinceLastPoll(storage) {
+            heardCommits[storage, default: [:]][commit.id] = commit.tables.map(Set.init)
+        }
         let others = tablesOthersChanged(storage, between: previous, and: snapshot, own: Set(fresh.map(\.counter)))
         if stale.contains(storage) || others == nil {
             try reread(storage)

@@ -14,8 +14,13 @@ package protocol StoreBackend: Sendable {
     func writer() throws(StrataError) -> any DatabaseConnection
 
     /// A new probe that finds other stacks' and processes' commits, or nil when there can be
-    /// none (a private in-memory store).
-    func commitProbe() -> (any CommitProbe)?
+    /// none (a private in-memory store). A probe that is told of commits as they happen rings
+    /// `doorbell`, so the watcher polls it at once.
+    func commitProbe(doorbell: CommitDoorbell) -> (any CommitProbe)?
+
+    /// Whether its probe is told of commits as they happen (so the watcher's first poll, which
+    /// starts listening, runs at once rather than an interval later).
+    var hearsCommits: Bool { get }
 
     /// Where the row ids of new objects come from when the server hands them out (its writers
     /// run side by side), or nil when the stack counts them itself. Made once per storage.
@@ -32,6 +37,9 @@ package protocol StoreBackend: Sendable {
 }
 
 extension StoreBackend {
+    /// Polled only.
+    package var hearsCommits: Bool { false }
+
     /// The stack counts row ids itself.
     package func makeRowIDSource() -> (any RowIDSource)? { nil }
 
@@ -64,7 +72,8 @@ struct SQLiteBackend: StoreBackend {
 
     var dialect: SQLDialect { .sqlite }
 
-    func commitProbe() -> (any CommitProbe)? {
+    /// A SQLite file tells nobody of its commits: its probe is polled, and rings nothing.
+    func commitProbe(doorbell: CommitDoorbell) -> (any CommitProbe)? {
         isInMemory ? nil : SQLiteFileProbe(path: path)
     }
 

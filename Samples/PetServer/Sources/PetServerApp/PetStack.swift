@@ -9,9 +9,9 @@ import StrataPostgres
 enum PetStack {
     static func open(_ options: PetServerOptions, instrumentation: any StackInstrumentation) async throws
         -> (stack: DataStack, description: String) {
-        // Other server processes' commits reach the live lists within 25 ms (a PostgreSQL
-        // notification or SQLite's data version, checked without a round trip), instead of the
-        // default 100 ms.
+        // Other server processes' commits reach the live lists within 25 ms on a shared SQLite
+        // file (its data version is checked that often, without a round trip), instead of the
+        // default 100 ms; on PostgreSQL their notifications wake the stack at once.
         let stack = DataStack(PetServer.schemaHistory, externalCommitCheckInterval: .milliseconds(25), instrumentation: instrumentation)
         if let url = options.databaseURL {
             let store = try await stack.addStorage(PostgreSQLStore(url: url))
