@@ -34,14 +34,7 @@ struct CloseTests {
     @Test func workAskedForBeforeCloseFinishesAndWorkAskedForAfterIsRefused() async throws {
         let (stack, store) = try await makeReopenableStack("Finish.sqlite")
         let running = Turnstile()
-        let first = Task.detached {
-            try await stack.perform { transaction in
-                running.arrive()
-                running.waitForRelease()
-                transaction.create(Into<Person>()).name = "running"
-            }
-        }
-        await running.waitForArrival()
+        let first = await running.hold(in: stack) { transaction in transaction.create(Into<Person>()).name = "running" }
         let completions = Mutex<[Result<Void, StrataError>]>([])
         for index in 0..<5 {
             stack.perform(asynchronous: { transaction in transaction.create(Into<Person>()).name = "queued-\(index)" },
@@ -131,15 +124,10 @@ struct CloseTests {
         while stack.core.changes.subscriberCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
 
         let running = Turnstile()
-        let last = Task.detached {
-            try await stack.perform { transaction in
-                running.arrive()
-                running.waitForRelease()
-                transaction.create(Into<Person>()).name = "Bob"
-                try transaction.fetchOne(From<Person>().where(\.name == "Ann"))?.age = 99
-            }
+        let last = await running.hold(in: stack) { transaction in
+            transaction.create(Into<Person>()).name = "Bob"
+            try transaction.fetchOne(From<Person>().where(\.name == "Ann"))?.age = 99
         }
-        await running.waitForArrival()
         let closing = try await beginClosing(stack)
         running.release()
         try await last.value
@@ -201,6 +189,20 @@ private final class Turnstile: Sendable {
     func arrive() { arrived.signal() }
     func waitForRelease() { released.wait() }
     func release() { released.signal() }
+
+    /// Starts a transaction that runs `body` once the test lets it go, and returns when it is
+    /// inside its closure (so it is running, and later transactions queue behind it).
+    func hold(in stack: DataStack, _ body: @escaping @Sendable (AsynchronousDataTransaction) throws -> Void) async -> Task<Void, any Error> {
+        let task = Task.detached {
+            try await stack.perform { transaction in
+                self.arrive()
+                self.waitForRelease()
+                try body(transaction)
+            }
+        }
+        await waitForArrival()
+        return task
+    }
 
     /// Waits, off Swift concurrency's threads, until the transaction has arrived.
     func waitForArrival() async {
