@@ -19,8 +19,11 @@ import Synchronization
 /// Statements are written with SQLite's `?` placeholders, as everywhere in Strata, and numbered
 /// for PostgreSQL when they are made (see ``PostgreSQLPlaceholders``).
 final class PostgreSQLConnection: DatabaseConnection {
-    /// The server and database this connection reached.
+    /// The address this connection was made from (with every server it names).
     let address: PostgreSQLAddress
+    /// The one server of the address it reached, as messages name it (`host:port`, or its socket):
+    /// the server that a lost connection or a failed statement concerns.
+    let server: String
     /// The schema its statements name tables in (first of its search path), or nil for the
     /// server's default search path.
     private(set) var schema: String?
@@ -77,8 +80,9 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// postgres-nio's own log messages are not Strata's: its logger discards them.
     static let quietLogger = Logger(label: "strata.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    private init(address: PostgreSQLAddress, connection: PostgresConnection, sessionless: Bool) {
+    private init(address: PostgreSQLAddress, server: String, connection: PostgresConnection, sessionless: Bool) {
         self.address = address
+        self.server = server
         self.connection = connection
         self.sessionless = sessionless
     }
@@ -128,7 +132,7 @@ final class PostgreSQLConnection: DatabaseConnection {
         do {
             let pending = PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: quietLogger)
             let connection = try loggedIn(pending, within: address.connectTimeout)
-            return PostgreSQLConnection(address: address, connection: connection, sessionless: sessionless)
+            return PostgreSQLConnection(address: address, server: server, connection: connection, sessionless: sessionless)
         } catch {
             throw .serverUnavailable(server: server, database: address.database, reason: reason(error))
         }
@@ -239,7 +243,7 @@ final class PostgreSQLConnection: DatabaseConnection {
             // postgres-nio would wait for an answer that never comes on a closed channel.
             isInTransaction = false
             dropPendingRows()
-            throw .connectionLost(server: address.server, database: address.database)
+            throw .connectionLost(server: server, database: address.database)
         }
         let answer: PostgresQueryResult
         statementsSent += 1
@@ -506,7 +510,7 @@ final class PostgreSQLConnection: DatabaseConnection {
 
     /// A statement's error: what the server said, with its SQLSTATE, or why the connection failed.
     private func failure(_ error: any Error, sql: String) -> StrataError {
-        if Self.endsTheSession(error) { return .connectionLost(server: address.server, database: address.database) }
+        if Self.endsTheSession(error) { return .connectionLost(server: server, database: address.database) }
         if let error = error as? PSQLError, error.code == .server, let info = error.serverInfo {
             let code = info[.sqlState] ?? "?"
             // A statement after a serialization failure or deadlock reports that conflict, so that
@@ -529,8 +533,8 @@ final class PostgreSQLConnection: DatabaseConnection {
             let message = [info[.message], info[.detail]].compactMap { $0 }.joined(separator: ": ")
             return .server(code: code, message: message, sql: sql)
         }
-        if isBroken { return .connectionLost(server: address.server, database: address.database) }
-        return .serverUnavailable(server: address.server, database: address.database, reason: Self.reason(error))
+        if isBroken { return .connectionLost(server: server, database: address.database) }
+        return .serverUnavailable(server: server, database: address.database, reason: Self.reason(error))
     }
 
     /// The columns a unique-violation detail names: `Key (sku)=(W-1) already exists.` gives

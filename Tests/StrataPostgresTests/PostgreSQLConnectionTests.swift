@@ -88,6 +88,19 @@ struct PostgreSQLConnectionTests {
         #expect(throws: lost) { try connection.execute("SELECT 1") }
     }
 
+    /// Of a URL's several servers, a lost connection names the one it had reached.
+    @Test func aLostConnectionNamesTheServerItReachedOfSeveral() throws {
+        let server = try Postgres.server()
+        let database = try server.createDatabase("reached")
+        let absent = TestFolders.url("strata-no-server").path
+        let address = try PostgreSQLAddress(url: "postgres://\(server.user)@/\(database)?host=\(absent),\(server.socketFolder)")
+        let connection = try PostgreSQLConnection.connect(address)
+        #expect(connection.server == "the Unix socket in \(server.socketFolder) (port 5432)")
+        #expect(throws: StrataError.connectionLost(server: connection.server, database: database)) {
+            try connection.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        }
+    }
+
     @Test func missingDatabaseNamesIt() throws {
         let server = try Postgres.server()
         let address = try PostgreSQLAddress(url: server.url(database: "no_such_db"))
