@@ -146,8 +146,7 @@ final class PostgreSQLConnection: DatabaseConnection {
         guard let limit else { return try pending.wait() }
         let eventLoop = pending.eventLoop
         let promise = eventLoop.makePromise(of: PostgresConnection.self)
-        let (seconds, attoseconds) = limit.components
-        let timeout = eventLoop.scheduleTask(in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)) {
+        let timeout = eventLoop.scheduleTask(in: TimeAmount(limit)) {
             promise.fail(LoginTimedOut(limit: limit))
             pending.whenSuccess { late in _ = late.close() as EventLoopFuture<Void> }
         }

@@ -46,10 +46,8 @@ package final class CommitDoorbell: Sendable {
                 return state.wait
             }
             guard let wait else { return waiter.resume(returning: true) }
-            let (seconds, attoseconds) = limit.components
-            let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
             // Holds the doorbell until then, so a wait always ends.
-            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + DispatchTimeInterval(limit)) { [self] in
                 let expired = state.withLock { state -> CheckedContinuation<Bool, Never>? in
                     guard state.wait == wait, let waiter = state.waiter else { return nil }
                     state.waiter = nil

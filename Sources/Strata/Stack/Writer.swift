@@ -190,9 +190,7 @@ final class Writer: Sendable {
             semaphore.signal()
         }
         if let lane { return lane }
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-        if semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut, let waiter, stopWaiting(waiter) { return nil }
+        if semaphore.wait(timeout: .now() + DispatchTimeInterval(timeout)) == .timedOut, let waiter, stopWaiting(waiter) { return nil }
         // Given a lane meanwhile (perhaps just as the wait ended): it is this caller's.
         if given.withLock({ $0 == nil }) { semaphore.wait() }
         return given.withLock { $0 }
