@@ -67,9 +67,6 @@ struct PostgreSQLBackend: ServerBackend {
         return connection
     }
 
-    /// Told of commits by notifications, unless it polls.
-    var hearsCommits: Bool { commitDiscovery == .notified }
-
     func commitProbe(doorbell: CommitDoorbell) -> (any CommitProbe)? {
         PostgreSQLCommitProbe(backend: self, doorbell: doorbell)
     }

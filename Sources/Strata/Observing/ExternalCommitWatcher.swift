@@ -18,6 +18,8 @@ final class ExternalCommitWatcher: Sendable {
     private let doorbell = CommitDoorbell()
     /// How long after a ring the watcher polls.
     static let spacing = Duration.milliseconds(5)
+    /// The longest wait for the first poll, whatever the interval.
+    static let firstPoll = Duration.milliseconds(100)
     /// Each storage's probe and its connection; nil once stopped. Polls run under the lock, so
     /// `stop()` closes every connection at once, before the stack's deinit returns.
     private let probes = Mutex<[Int32: any CommitProbe]?>([:])
@@ -35,18 +37,18 @@ final class ExternalCommitWatcher: Sendable {
             guard task == nil else { return }
             let doorbell = self.doorbell
             task = Task.detached(priority: .utility) { [weak self, weak core, weak main] in
-                // With a storage that is told of commits, the first poll runs at once: it starts
-                // the listening probe. (Polled files are first polled an interval later, so a
-                // stack used for a moment opens no probe.)
-                var pollsAtOnce = core?.storages.contains { $0.backend.hearsCommits } ?? false
+                // The first poll, which starts the probes (a listening one among them), comes one
+                // interval after the first read, or 100 ms at most; a stack used for a moment
+                // opens no probe.
+                var limit = min(interval, Self.firstPoll)
                 while !Task.isCancelled {
-                    if !pollsAtOnce, await doorbell.wait(upTo: interval) {
+                    if await doorbell.wait(upTo: limit) {
                         // The notifications of commits made together arrive one after another:
                         // waiting a moment lets one catch-up take them all, and lets the snapshot
                         // it starts hold only commits already heard of (whose tables are known).
                         try? await Task.sleep(for: Self.spacing)
                     }
-                    pollsAtOnce = false
+                    limit = interval
                     guard !Task.isCancelled, let self, let core, let main, let findings = self.poll(core) else { return }
                     if findings.foreign { await main.catchUp(hearing: findings.heard) }
                     for (storage, file) in findings.moved { await main.stopObservers(of: storage, .storeMoved(file: file)) }

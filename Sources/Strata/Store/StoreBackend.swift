@@ -18,10 +18,6 @@ package protocol StoreBackend: Sendable {
     /// `doorbell`, so the watcher polls it at once.
     func commitProbe(doorbell: CommitDoorbell) -> (any CommitProbe)?
 
-    /// Whether its probe is told of commits as they happen (so the watcher's first poll, which
-    /// starts listening, runs at once rather than an interval later).
-    var hearsCommits: Bool { get }
-
     /// Where the row ids of new objects come from when the server hands them out (its writers
     /// run side by side), or nil when the stack counts them itself. Made once per storage.
     func makeRowIDSource() -> (any RowIDSource)?
@@ -37,9 +33,6 @@ package protocol StoreBackend: Sendable {
 }
 
 extension StoreBackend {
-    /// Polled only.
-    package var hearsCommits: Bool { false }
-
     /// The stack counts row ids itself.
     package func makeRowIDSource() -> (any RowIDSource)? { nil }
 
