@@ -69,6 +69,7 @@ let package = Package(
                 "Strata",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: postgreSQL),
                 .product(name: "NIOCore", package: "swift-nio", condition: postgreSQL),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: postgreSQL),
                 .product(name: "NIOPosix", package: "swift-nio", condition: postgreSQL),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: postgreSQL),
                 .product(name: "Logging", package: "swift-log"),

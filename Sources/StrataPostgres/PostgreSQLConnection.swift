@@ -2,6 +2,7 @@
 #if PostgreSQL
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -85,6 +86,29 @@ final class PostgreSQLConnection: DatabaseConnection {
         self.server = server
         self.connection = connection
         self.sessionless = sessionless
+        connection.closeFuture.whenComplete { [inFlight] _ in
+            inFlight.withLockedValue { promise in
+                defer { promise = nil }
+                return promise
+            }?.fail(ChannelError.ioOnClosedChannel)
+        }
+    }
+
+    /// The answer of the statement being sent, failed by the connection's close. postgres-nio
+    /// leaves a statement unanswered for good when the channel closes just as it is sent (seen
+    /// when a server stopped right after a new connection logged in): with this, the statement
+    /// fails, and its transaction with ``StrataError/connectionLost(server:database:)``.
+    private let inFlight = NIOLockedValueBox<EventLoopPromise<PostgresQueryResult>?>(nil)
+
+    /// `pending`, or a failure as soon as the connection closes, whichever comes first (NIO keeps
+    /// the first completion of a promise and ignores the other).
+    private func answerOrClose(_ pending: EventLoopFuture<PostgresQueryResult>) -> EventLoopFuture<PostgresQueryResult> {
+        let promise = pending.eventLoop.makePromise(of: PostgresQueryResult.self)
+        inFlight.withLockedValue { $0 = promise }
+        pending.whenComplete { promise.completeWith($0) }
+        // A close before the promise was in place has already run its callback.
+        if connection.isClosed { promise.fail(ChannelError.ioOnClosedChannel) }
+        return promise.futureResult
     }
 
     deinit { close() }
@@ -247,7 +271,8 @@ final class PostgreSQLConnection: DatabaseConnection {
         let answer: PostgresQueryResult
         statementsSent += 1
         do {
-            let pending = connection.query(query, logger: Self.quietLogger)
+            let pending = answerOrClose(connection.query(query, logger: Self.quietLogger))
+            defer { inFlight.withLockedValue { $0 = nil } }
             // Behind a pooler in transaction mode, an answer that never comes closes the
             // connection (a restarted PgBouncer was seen to leave a new client's statement
             // unanswered for good), so the transaction fails with `connectionLost` instead.
