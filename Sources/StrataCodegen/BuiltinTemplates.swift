@@ -184,6 +184,23 @@ import Strata
         KeyPathNames()
         {% endif %}
     }
+    {% if entity.attributesThroughOptional or entity.toOneParts %}
+
+    /// This class's attributes reached through an optional and its to-one relationships, from
+    /// which the runtime names key paths through to-one relationships, such as `\Dog.master?.name`.
+    {{ access }}override class var keyPathParts: KeyPathParts {
+        var parts = KeyPathParts()
+        {% for chunk in entity.attributesThroughOptional %}
+        parts.addAttributes(throughOptional: [
+            {{ chunk|lines:12,"," }}
+        ])
+        {% endfor %}
+        {% for toOne in entity.toOneParts %}
+        parts.addToOne({{ toOne }})
+        {% endfor %}
+        return parts
+    }
+    {% endif %}
 }
 {% if entity.virtuals %}
 

@@ -32,6 +32,7 @@ struct EntityContext {
         let indexes = relationshipIndexes
         let stored = entity.attributes.filter(\.isStored)
         let hasChildren = version.entities.contains { $0.parent?.value == entity.name }
+        let parts = keyPathParts()
         let attributes: [TemplateNode] = stored.map { attribute in
             let code = AttributeCode(attribute)
             let storage = "_" + attribute.name
@@ -129,17 +130,17 @@ struct EntityContext {
             "superclass": entity.parent.map { SwiftSyntax.identifier($0.value) } ?? "StrataObject",
             "attributes": attributes, "toOnes": toOnes, "toManys": toManys, "reads": reads, "binds": binds,
             "initialValues": initialValues, "virtuals": virtuals, "customCoders": customCoders, "transients": transients, "snapshotFields": snapshotFields, "keyPathChunks": Self.chunks(keyPathEntries(), size: 32),
+            "attributesThroughOptional": Self.chunks(parts.attributes, size: 32), "toOneParts": parts.toOnes,
             "snapshotArguments": (["objectID: object.objectID(as: \(name).self)"]
                                   + fields.map { "\($0.attribute.name): object.\(SwiftSyntax.identifier($0.attribute.name))" }).joined(separator: ", "),
         ])
     }
 
-    /// Every key path a clause may use, rooted at this class, as `\Dog.name: "name"` dictionary
-    /// entries: lineage attributes and relationships (for `prefetch`), the count of each to-many
-    /// relationship (`\Person.pets.count`), and attributes one or two to-one relationships away
-    /// (`\Dog.master?.name`, `\Dog.master?.employer?.city`; two away only while an entity has at
-    /// most `maximumTwoHopEntries` of them, since each costs type-checking). Longer paths are
-    /// written with `~`, which needs no entries.
+    /// The key paths of this class a clause may use, as `\Dog.name: "name"` dictionary entries:
+    /// lineage attributes and relationships (for `prefetch`) and the count of each to-many
+    /// relationship (`\Person.pets.count`). Paths through to-one relationships
+    /// (`\Dog.master?.name`) are named by the runtime from ``keyPathParts()``, so that a class
+    /// names no other class's properties.
     private func keyPathEntries() -> [String] {
         let root = "\\" + SwiftSyntax.identifier(entity.name) + "."
         var result: [String] = []
@@ -152,27 +153,24 @@ struct EntityContext {
         for relationship in lineage.flatMap(\.relationships) where relationship.kind != .toOne {
             result.append(root + SwiftSyntax.identifier(relationship.name) + ".count: " + SwiftSyntax.stringLiteral(relationship.name + ".@count"))
         }
-        var twoHops: [String] = []
-        for relationship in lineage.flatMap(\.relationships) where relationship.kind == .toOne {
-            guard let destination = version.entity(named: relationship.destination) else { continue }
-            let destinationLineage = version.ancestors(of: destination) + [destination]
-            let first = root + SwiftSyntax.identifier(relationship.name) + "?."
-            for attribute in destinationLineage.flatMap(\.attributes) where attribute.isStored {
-                result.append(first + SwiftSyntax.identifier(attribute.name) + ": " + SwiftSyntax.stringLiteral(relationship.name + "." + attribute.name))
-            }
-            for second in destinationLineage.flatMap(\.relationships) where second.kind == .toOne {
-                guard let end = version.entity(named: second.destination) else { continue }
-                for attribute in (version.ancestors(of: end) + [end]).flatMap(\.attributes) where attribute.isStored {
-                    twoHops.append(first + SwiftSyntax.identifier(second.name) + "?." + SwiftSyntax.identifier(attribute.name) + ": "
-                                   + SwiftSyntax.stringLiteral(relationship.name + "." + second.name + "." + attribute.name))
-                }
-            }
-        }
-        return twoHops.count <= Self.maximumTwoHopEntries ? result + twoHops : result
+        return result
     }
 
-    /// The most key paths two relationships away an entity gets literal entries for.
-    static let maximumTwoHopEntries = 64
+    /// What the runtime joins into paths through to-one relationships: the lineage's stored
+    /// attributes reached through an optional of this class (`\Person?.?.name: "name"`), and one
+    /// `addToOne` argument list per lineage to-one relationship.
+    private func keyPathParts() -> (attributes: [String], toOnes: [String]) {
+        let name = SwiftSyntax.identifier(entity.name)
+        let attributes = lineage.flatMap(\.attributes).filter(\.isStored).map { attribute in
+            "\\" + name + "?.?." + SwiftSyntax.identifier(attribute.name) + ": " + SwiftSyntax.stringLiteral(attribute.name)
+        }
+        let toOnes = lineage.flatMap(\.relationships).filter { $0.kind == .toOne }.map { relationship in
+            let property = SwiftSyntax.identifier(relationship.name)
+            return "\\" + name + "." + property + ", \\" + name + "?.?." + property + ", " + SwiftSyntax.stringLiteral(relationship.name)
+                + ", " + SwiftSyntax.identifier(relationship.destination) + ".self"
+        }
+        return (attributes, toOnes)
+    }
 
     /// `elements` in runs of at most `size`, each short enough to type-check quickly. (The
     /// template adds the key-path runs in a function, not in a closure that initializes the

@@ -135,6 +135,36 @@ struct RelationshipPathTests {
         #expect(Where<Customer>.any(\.orders, \.total > 20) != Where<Customer>.all(\.orders, \.total > 20))
     }
 
+    /// The runtime names a path through one or two to-one relationships from the classes' parts:
+    /// attributes of the destination's own and inherited, of a class related to itself, with and
+    /// without a value type that is optional.
+    @Test func pathsThroughToOneRelationshipsAreNamedFromTheClassesParts() {
+        let named: [(Where<Order>, String)] = [
+            (\.customer?.email == "ann@example.com", "customer.email"),
+            (\.customer?.name == "Ann", "customer.name"),
+            (\.customer?.vip == true, "customer.vip"),
+            (\.customer?.createdAt > Date(timeIntervalSince1970: 0), "customer.createdAt"),
+            (\.customer?.referrer?.email == "bob@example.com", "customer.referrer.email"),
+            (\.customer?.referrer?.balance > 1, "customer.referrer.balance"),
+        ]
+        for (condition, path) in named {
+            #expect(condition.description.hasPrefix("Where<Order>(" + path + " "), "\(condition)")
+        }
+        let referrers: Where<Customer> = \.referrer?.referrer?.name == "Cy"
+        #expect(referrers.description == "Where<Customer>(referrer.referrer.name == \"Cy\")")
+    }
+
+    /// A path that goes on past an attribute names no column: it is refused when the fetch runs,
+    /// as a path the schema cannot join is.
+    @Test func aPathPastAnAttributeIsRefused() throws {
+        let length = \Order.customer?.name.count
+        #expect(throws: StrataError.invalidQuery("KeyPath<Order, Optional<Int>> does not name a stored property of 'Order'; "
+                                                 + "a path through more than two to-one relationships is written with ~ (\\.owner ~ \\.address ~ \\.city), "
+                                                 + "and a to-many relationship is tested with .any, .all, .none or its count")) {
+            try stack.fetchAll(From<Order>().where(length == 3))
+        }
+    }
+
     @Test func aPathTheSchemaCannotJoinIsNamed() throws {
         let deep = \Order.customer?.referrer?.referrer?.name
         #expect(throws: StrataError.invalidQuery("KeyPath<Order, Optional<String>> does not name a stored property of 'Order'; "

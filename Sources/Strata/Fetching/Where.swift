@@ -45,7 +45,7 @@ public struct Where<T: StrataObject>: Sendable, Hashable {
 
     /// The property name of a key path, or the reason it has none.
     static func path(_ keyPath: AnyKeyPath) -> PropertyPath {
-        if let name = T.propertyName(for: keyPath) { return .name(name) }
+        if let name = T.propertyName(for: keyPath) ?? KeyPathChains.name(of: keyPath, in: T.self) { return .name(name) }
         return .invalid(.invalid("\(type(of: keyPath)) does not name a stored property of '\(T.entityName)'; "
                                  + "a path through more than two to-one relationships is written with ~ (\\.owner ~ \\.address ~ \\.city), "
                                  + "and a to-many relationship is tested with .any, .all, .none or its count"))

@@ -143,8 +143,13 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     }
 
     /// The Swift property name for a key path of this class (`\Person.name` → `"name"`,
-    /// `\Dog.master?.name` → `"master.name"`); generated classes override it.
+    /// `\Person.pets.count` → `"pets.@count"`); generated classes override it. Paths through
+    /// to-one relationships are named from ``keyPathParts``.
     open class func propertyName(for keyPath: AnyKeyPath) -> String? { nil }
+
+    /// This class's attributes reached through an optional and its to-one relationships, from
+    /// which the runtime names key paths through relationships (``KeyPathChains``); generated.
+    open class var keyPathParts: KeyPathParts { KeyPathParts() }
 
     /// Reads the stored columns of this class's lineage, ancestors first; generated.
     open func readColumns(_ reader: inout RowReader) {}

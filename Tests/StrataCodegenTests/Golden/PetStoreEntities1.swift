@@ -240,6 +240,24 @@ public final class Person: StrataObject {
         ])
         return names
     }
+
+    /// This class's attributes reached through an optional and its to-one relationships, from
+    /// which the runtime names key paths through to-one relationships, such as `\Dog.master?.name`.
+    public override class var keyPathParts: KeyPathParts {
+        var parts = KeyPathParts()
+        parts.addAttributes(throughOptional: [
+            \Person?.?.personID: "personID",
+            \Person?.?.name: "name",
+            \Person?.?.displayName: "displayName",
+            \Person?.?.createdAt: "createdAt",
+            \Person?.?.token: "token",
+            \Person?.?.balance: "balance",
+            \Person?.?.isActive: "isActive",
+            \Person?.?.website: "website",
+            \Person?.?.settings: "settings",
+        ])
+        return parts
+    }
 }
 
 /// The `virtual` attributes of `Person`, which the app computes. Declare them in your own code as
@@ -325,6 +343,16 @@ public final class Vet: StrataObject {
             \Vet.patients.count: "patients.@count",
         ])
         return names
+    }
+
+    /// This class's attributes reached through an optional and its to-one relationships, from
+    /// which the runtime names key paths through to-one relationships, such as `\Dog.master?.name`.
+    public override class var keyPathParts: KeyPathParts {
+        var parts = KeyPathParts()
+        parts.addAttributes(throughOptional: [
+            \Vet?.?.name: "name",
+        ])
+        return parts
     }
 }
 

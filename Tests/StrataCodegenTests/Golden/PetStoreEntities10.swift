@@ -154,18 +154,24 @@ public final class Dog: Animal {
             \Dog.legs: "legs",
             \Dog.master: "master",
             \Dog.vet: "vet",
-            \Dog.master?.personID: "master.personID",
-            \Dog.master?.name: "master.name",
-            \Dog.master?.displayName: "master.displayName",
-            \Dog.master?.createdAt: "master.createdAt",
-            \Dog.master?.token: "master.token",
-            \Dog.master?.balance: "master.balance",
-            \Dog.master?.isActive: "master.isActive",
-            \Dog.master?.website: "master.website",
-            \Dog.master?.settings: "master.settings",
-            \Dog.vet?.name: "vet.name",
         ])
         return names
+    }
+
+    /// This class's attributes reached through an optional and its to-one relationships, from
+    /// which the runtime names key paths through to-one relationships, such as `\Dog.master?.name`.
+    public override class var keyPathParts: KeyPathParts {
+        var parts = KeyPathParts()
+        parts.addAttributes(throughOptional: [
+            \Dog?.?.species: "species",
+            \Dog?.?.nickname: "nickname",
+            \Dog?.?.weight: "weight",
+            \Dog?.?.years: "years",
+            \Dog?.?.legs: "legs",
+        ])
+        parts.addToOne(\Dog.master, \Dog?.?.master, "master", Person.self)
+        parts.addToOne(\Dog.vet, \Dog?.?.vet, "vet", Vet.self)
+        return parts
     }
 }
 

@@ -57,6 +57,16 @@ public class Animal: StrataObject {
         ])
         return names
     }
+
+    /// This class's attributes reached through an optional and its to-one relationships, from
+    /// which the runtime names key paths through to-one relationships, such as `\Dog.master?.name`.
+    public override class var keyPathParts: KeyPathParts {
+        var parts = KeyPathParts()
+        parts.addAttributes(throughOptional: [
+            \Animal?.?.species: "species",
+        ])
+        return parts
+    }
 }
 
 /// The classes of this file's entities. The model lists each file's, so a change to one entity's

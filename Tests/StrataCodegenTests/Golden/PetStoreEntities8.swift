@@ -129,6 +129,20 @@ public final class Thumbnail: StrataObject {
         ])
         return names
     }
+
+    /// This class's attributes reached through an optional and its to-one relationships, from
+    /// which the runtime names key paths through to-one relationships, such as `\Dog.master?.name`.
+    public override class var keyPathParts: KeyPathParts {
+        var parts = KeyPathParts()
+        parts.addAttributes(throughOptional: [
+            \Thumbnail?.?.url: "url",
+            \Thumbnail?.?.bytes: "bytes",
+            \Thumbnail?.?.width: "width",
+            \Thumbnail?.?.height: "height",
+            \Thumbnail?.?.scale: "scale",
+        ])
+        return parts
+    }
 }
 
 /// The classes of this file's entities. The model lists each file's, so a change to one entity's

@@ -1,0 +1,36 @@
+/// What an entity class tells the runtime so that it can name key paths through to-one
+/// relationships (`\Dog.master?.name` → `"master.name"`) without the class naming other
+/// classes' properties: its attributes reached through an optional (`\Person?.?.name`) and its
+/// to-one relationships. ``KeyPathChains`` joins them.
+///
+/// A class that listed every such path itself would name its neighbours' properties, so one
+/// attribute's change would recompile every class within two relationships of it, and the paths
+/// were most of a large model's compile time.
+public struct KeyPathParts {
+    /// One to-one relationship: the key path from its class, the same through an optional of the
+    /// class, its name and its destination class.
+    struct ToOne {
+        let path: AnyKeyPath
+        let throughOptional: AnyKeyPath
+        let name: String
+        let destination: StrataObject.Type
+    }
+
+    /// The class's stored attributes reached through an optional of the class, by name.
+    private(set) var attributesThroughOptional: [(path: AnyKeyPath, name: String)] = []
+    /// The class's to-one relationships, its lineage's included.
+    private(set) var toOnes: [ToOne] = []
+
+    /// No parts yet.
+    public init() {}
+
+    /// Adds stored attributes reached through an optional, such as `[\Person?.?.name: "name"]`.
+    public mutating func addAttributes(throughOptional more: [AnyKeyPath: String]) {
+        attributesThroughOptional += more.map { (path: $0.key, name: $0.value) }
+    }
+
+    /// Adds a to-one relationship: `addToOne(\Dog.master, \Dog?.?.master, "master", Person.self)`.
+    public mutating func addToOne(_ path: AnyKeyPath, _ throughOptional: AnyKeyPath, _ name: String, _ destination: StrataObject.Type) {
+        toOnes.append(ToOne(path: path, throughOptional: throughOptional, name: name, destination: destination))
+    }
+}
