@@ -27,7 +27,8 @@ struct StrataPlugin: BuildToolPlugin {
                 return .buildCommand(
                     displayName: "Generating Strata model \(name)",
                     executable: tool,
-                    arguments: ["generate", folder.path, "--output", output.path, "--file-prefix", name, "--access", "internal"]
+                    arguments: ["generate", folder.path, "--output", output.path, "--file-prefix", name, "--access", "internal",
+                                "--render-cache", workDirectory.appending(path: "render-cache").path]
                         + (migrationTests ? ["--migration-tests"] : []),
                     inputFiles: inputs,
                     outputFiles: (GeneratedFileNames.all(prefix: name) + (migrationTests ? [GeneratedFileNames.migrationTests(name)] : []))

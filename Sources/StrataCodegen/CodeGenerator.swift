@@ -77,8 +77,9 @@ public struct CodeGenerator {
         let overrides: [String: Any]
     }
 
-    /// The sources of a valid model.
-    public func generate(_ model: Model) throws(CodegenError) -> [GeneratedFile] {
+    /// The sources of a valid model. With a `cache`, a file whose template and values are those
+    /// it was last rendered from is taken from the cache instead of being rendered again.
+    public func generate(_ model: Model, cache: RenderCache? = nil) throws(CodegenError) -> [GeneratedFile] {
         guard let current = model.currentVersion else { return [] }
         let accessPrefix = access == .public ? "public " : ""
         let name = model.manifest.name
@@ -127,15 +128,22 @@ public struct CodeGenerator {
                               overrides: ["versions": versions.filter(isCurrent)]))
         jobs.append(RenderJob(template: "Importers.swift.stencil", fileName: GeneratedFileNames.importers(name), overrides: [:]))
         jobs.append(RenderJob(template: "Migrations.swift.stencil", fileName: GeneratedFileNames.migrations(name), overrides: [:]))
-        let rendered = Self.renderConcurrently(templates: templates, contexts: jobs.map { context.merging($0.overrides) { _, override in override } },
-                                               names: jobs.map(\.template))
-        var files: [GeneratedFile] = []
-        for (job, result) in zip(jobs, rendered) {
+        let contexts = jobs.map { context.merging($0.overrides) { _, override in override } }
+        let keys = cache == nil ? jobs.map { _ in nil } : Self.keysConcurrently(templates: templates, contexts: contexts, names: jobs.map(\.template))
+        var texts: [String?] = jobs.indices.map { index in
+            keys[index].flatMap { key in cache?.text(named: jobs[index].fileName, key: key) }
+        }
+        let missing = jobs.indices.filter { texts[$0] == nil }
+        let rendered = Self.renderConcurrently(templates: templates, contexts: missing.map { contexts[$0] }, names: missing.map { jobs[$0].template })
+        for (index, result) in zip(missing, rendered) {
             switch result {
-            case .success(let text): files.append(GeneratedFile(name: job.fileName, contents: Self.tidy(text)))
-            case .failure(let error): throw .template(name: job.template, reason: "\(error)")
+            case .success(let text):
+                texts[index] = Self.tidy(text)
+                if let key = keys[index], let text = texts[index] { cache?.store(text, named: jobs[index].fileName, key: key) }
+            case .failure(let error): throw .template(name: jobs[index].template, reason: "\(error)")
             }
         }
+        let files = zip(jobs, texts).map { job, text in GeneratedFile(name: job.fileName, contents: text ?? "") }
         let order = Dictionary(uniqueKeysWithValues: GeneratedFileNames.all(prefix: name).enumerated().map { ($1, $0) })
         return files.sorted { order[$0.name, default: 0] < order[$1.name, default: 0] }
     }
@@ -168,6 +176,14 @@ public struct CodeGenerator {
             let environment = Environment(loader: DictionaryLoader(templates: shared.templates), extensions: [TemplateFilters.makeExtension()],
                                           trimBehaviour: .nothing)
             return Result { try environment.renderTemplate(name: names[index], context: shared.contexts[index]) }
+        }
+    }
+
+    /// Each file's ``RenderKey`` on all cores: a long history's keys hold megabytes of text.
+    private static func keysConcurrently(templates: [String: String], contexts: [[String: Any]], names: [String]) -> [String?] {
+        let shared = SharedContext(templates: templates, contexts: contexts)
+        return Array(names.indices).concurrentMap { index in
+            RenderKey.make(template: names[index], templates: shared.templates, context: shared.contexts[index])
         }
     }
 

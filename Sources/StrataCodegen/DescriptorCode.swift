@@ -34,16 +34,16 @@ enum DescriptorCode {
 
     /// The arguments of `EntityDescription(...)`, one a line, its properties given as references to
     /// their declarations.
-    static func entityArguments(_ entity: Entity, in version: SchemaVersion, attributes: [String], relationships: [String],
+    static func entityArguments(_ entity: Entity, in version: EntityIndex, attributes: [String], relationships: [String],
                                 lock: LockHash) -> String {
-        let shape = EntityShape(entity, in: version)
+        let uniqueness = EntityShape.uniqueness(of: entity, in: version)
         var arguments = [SwiftSyntax.stringLiteral(entity.name)]
         if entity.isAbstract { arguments.append("abstract: true") }
         if let parent = entity.parent { arguments.append("parent: " + SwiftSyntax.stringLiteral(parent.value)) }
         if !attributes.isEmpty { arguments.append(list("attributes", attributes)) }
         if !relationships.isEmpty { arguments.append(list("relationships", relationships)) }
-        if !shape.uniqueness.isEmpty {
-            arguments.append("uniqueness: [" + shape.uniqueness.map { "[" + $0.map(SwiftSyntax.stringLiteral).joined(separator: ", ") + "]" }
+        if !uniqueness.isEmpty {
+            arguments.append("uniqueness: [" + uniqueness.map { "[" + $0.map(SwiftSyntax.stringLiteral).joined(separator: ", ") + "]" }
                 .joined(separator: ", ") + "]")
         }
         arguments.append("lock: " + lock.description)

@@ -49,6 +49,7 @@ enum SchemaContext {
         var references: [String] = []
         var declarations: [TemplateNode] = []
         var groups: [TemplateNode] = []
+        let index = EntityIndex(version)
         for entity in version.entities.sorted(by: { $0.name < $1.name }) {
             var members: [TemplateNode] = []
             func reference(_ name: String, _ type: String, _ literal: String) -> String {
@@ -59,7 +60,7 @@ enum SchemaContext {
             let attributes = entity.attributes.filter(\.isStored).map { reference($0.name, "AttributeDescription", DescriptorCode.attribute($0)) }
             let relationships = entity.relationships.map { reference($0.name, "RelationshipDescription", DescriptorCode.relationship($0)) }
             if !members.isEmpty { groups.append(TemplateNode(["name": entity.name + "Properties", "entity": entity.name, "members": members])) }
-            let arguments = DescriptorCode.entityArguments(entity, in: version, attributes: attributes, relationships: relationships,
+            let arguments = DescriptorCode.entityArguments(entity, in: index, attributes: attributes, relationships: relationships,
                                                            lock: locks[entity.name]!)
             references.append(namespace + ".entity" + entity.name)
             declarations.append(TemplateNode(["property": "entity" + entity.name, "entity": entity.name, "arguments": arguments,
@@ -79,15 +80,17 @@ enum SchemaContext {
         return model.versions.sorted { (-distance[$0.name]!, order[$0.name] ?? 0) < (-distance[$1.name]!, order[$1.name] ?? 0) }
     }
 
-    /// Each entity's lock: the sealed one where the version is sealed, otherwise computed.
+    /// Each entity's lock: the sealed one where the version is sealed, otherwise computed (on all
+    /// cores: the version being edited is usually the only one, and a large one has hundreds).
     private static func versionLocks(_ version: SchemaVersion) -> [String: LockHash] {
         var locks: [String: LockHash] = [:]
         for entity in version.entities {
-            if let sealed = version.versionLock?.entries[entity.name] {
-                locks[entity.name] = sealed.value
-            } else {
-                locks[entity.name] = LockFormat.current.lock(EntityShape(entity, in: version))
-            }
+            if let sealed = version.versionLock?.entries[entity.name] { locks[entity.name] = sealed.value }
+        }
+        let index = EntityIndex(version)
+        let unsealed = version.entities.filter { locks[$0.name] == nil }
+        for (entity, lock) in zip(unsealed, unsealed.concurrentMap { LockFormat.current.lock(EntityShape($0, in: index)) }) {
+            locks[entity.name] = lock
         }
         return locks
     }

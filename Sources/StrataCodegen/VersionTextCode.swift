@@ -15,9 +15,10 @@ enum VersionTextCode {
         for configuration in configurations {
             lines.append((["configuration", token(configuration.name)] + configuration.entities.map(token)).joined(separator: " "))
         }
+        let index = EntityIndex(version)
         for entity in version.entities.sorted(by: { $0.name < $1.name }) {
             guard let lock = locks[entity.name] else { continue }
-            let described = entityLines(entity, in: version, lock: lock)
+            let described = entityLines(entity, in: index, lock: lock)
             let key = described.joined(separator: "\n")
             if let earlier = shared[key] {
                 lines.append("same " + token(entity.name) + " " + token(earlier))
@@ -34,14 +35,14 @@ enum VersionTextCode {
     }
 
     /// An entity's line, then its attributes', relationships' and uniqueness groups' lines.
-    private static func entityLines(_ entity: Entity, in version: SchemaVersion, lock: LockHash) -> [String] {
+    private static func entityLines(_ entity: Entity, in version: EntityIndex, lock: LockHash) -> [String] {
         var first = ["entity", token(entity.name), "lock=" + lock.words.map { String($0, radix: 16) }.joined(separator: ",")]
         if entity.isAbstract { first.append("abstract") }
         if let parent = entity.parent { first.append("parent=" + token(parent.value)) }
         var lines = [first.joined(separator: " ")]
         lines += entity.attributes.filter(\.isStored).map(attributeLine)
         lines += entity.relationships.map(relationshipLine)
-        lines += EntityShape(entity, in: version).uniqueness.map { (["uniqueness"] + $0.map(token)).joined(separator: " ") }
+        lines += EntityShape.uniqueness(of: entity, in: version).map { (["uniqueness"] + $0.map(token)).joined(separator: " ") }
         return lines
     }
 

@@ -45,6 +45,9 @@ struct Generate: ParsableCommand {
     @Flag(help: "Write nothing; exit 1 when the output folder's files are not what would be generated.")
     var check = false
 
+    @Option(name: .customLong("render-cache"), help: "A folder where rendered files are kept with their inputs; a file whose inputs did not change is taken from it (for build tools; the plugin keeps one per model).")
+    var renderCache: String?
+
     @OptionGroup var common: CommonOptions
 
     func run() throws {
@@ -54,7 +57,7 @@ struct Generate: ParsableCommand {
         for directory in directories {
             Output.progress("reading \(directory)…", quiet: common.quiet)
             let loaded = ModelLoader.load(directory: directory)
-            let report = VerifyReport(loaded: loaded)
+            let report = VerifyReport(loaded: loaded, proposingLocks: false)
             if report.exitCode == 2 || report.versions.contains(where: { $0.state == .changed }) {
                 Output.error(report.text)
                 exitCode = max(exitCode, report.exitCode)
@@ -65,7 +68,8 @@ struct Generate: ParsableCommand {
                             + "\(model.versions.count) versions…", quiet: common.quiet)
             do {
                 let generator = try CodeGenerator(templatesDirectory: templates, access: access)
-                var generated = try generator.generate(model)
+                let cache = renderCache.map { RenderCache(directory: $0 + "/" + model.manifest.name, generator: Self.generatorIdentity) }
+                var generated = try generator.generate(model, cache: cache)
                 if migrationTests { generated.append(try generator.migrationTests(model, testableImport: testableImport)) }
                 files += generated.map { file in
                     guard let filePrefix else { return file }
@@ -97,6 +101,18 @@ struct Generate: ParsableCommand {
             if FileManager.default.contents(atPath: path) == data { continue }
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         }
+    }
+}
+
+extension Generate {
+    /// What identifies this build of the generator in a render cache's keys: its executable's size
+    /// and modification time, so that a rebuilt generator renders every file again.
+    static var generatorIdentity: String {
+        let path = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = attributes?[.size].map { "\($0)" } ?? "?"
+        let time = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
+        return "strata \(CodeGenerator.version) \(path) \(size) \(time)"
     }
 }
 

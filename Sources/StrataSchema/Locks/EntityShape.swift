@@ -75,6 +75,16 @@ public struct EntityShape: Hashable, Sendable, Codable {
 
     /// The shape of `entity` as declared in `version`.
     public init(_ entity: Entity, in version: SchemaVersion) {
+        self.init(entity, lookup: version.entity(named:))
+    }
+
+    /// The shape of `entity`, its relatives found in `index` (for the shapes of many entities).
+    package init(_ entity: Entity, in index: EntityIndex) {
+        self.init(entity, lookup: index.entity(named:))
+    }
+
+    /// The shape of `entity`, its destinations and ancestors found by `lookup`.
+    private init(_ entity: Entity, lookup: (String) -> Entity?) {
         self.entity = entity.name
         self.abstract = entity.isAbstract
         self.parent = entity.parent?.value
@@ -84,22 +94,32 @@ public struct EntityShape: Hashable, Sendable, Codable {
                            initial: $0.initial, indexed: $0.isIndexed, unique: $0.isUnique, coder: $0.coder, hashModifier: $0.hashModifier)
         }.sorted { $0.storageKey < $1.storageKey }
         self.relationships = entity.relationships.map { relationship in
-            let destination = version.entity(named: relationship.destination)
-            let lineage = destination.map { [$0] + version.ancestors(of: $0) } ?? []
+            let destination = lookup(relationship.destination)
+            let lineage = destination.map { [$0] + SchemaVersion.ancestors(of: $0, lookup: lookup) } ?? []
             let inverse = lineage.lazy.compactMap { $0.relationship(named: relationship.inverse) }.first
             return RelationshipShape(storageKey: relationship.storageKey, destination: relationship.destination,
                                      inverse: inverse?.storageKey ?? relationship.inverse, kind: relationship.kind,
                                      deleteRule: relationship.deleteRule, minCount: relationship.minCount, maxCount: relationship.maxCount,
                                      hashModifier: relationship.hashModifier)
         }.sorted { $0.storageKey < $1.storageKey }
-        let lineage = [entity] + version.ancestors(of: entity)
+        self.uniqueness = Self.uniqueness(of: entity, lookup: lookup)
+    }
+
+    /// An entity's uniqueness groups as its shape holds them, without the rest of the shape.
+    package static func uniqueness(of entity: Entity, in index: EntityIndex) -> [[String]] {
+        uniqueness(of: entity, lookup: index.entity(named:))
+    }
+
+    private static func uniqueness(of entity: Entity, lookup: (String) -> Entity?) -> [[String]] {
+        let lineage = [entity] + SchemaVersion.ancestors(of: entity, lookup: lookup)
         let storageKey = { (name: String) in lineage.lazy.compactMap { $0.attribute(named: name) }.first?.storageKey ?? name }
-        self.uniqueness = entity.uniqueness.map { $0.map { storageKey($0.value) }.sorted() }.sorted { $0.lexicographicallyPrecedes($1) }
+        return entity.uniqueness.map { $0.map { storageKey($0.value) }.sorted() }.sorted { $0.lexicographicallyPrecedes($1) }
     }
 
     /// The shapes of every entity of a version, by entity name.
     public static func shapes(of version: SchemaVersion) -> [String: EntityShape] {
-        Dictionary(version.entities.map { ($0.name, EntityShape($0, in: version)) }, uniquingKeysWith: { first, _ in first })
+        let index = EntityIndex(version)
+        return Dictionary(version.entities.map { ($0.name, EntityShape($0, in: index)) }, uniquingKeysWith: { first, _ in first })
     }
 }
 

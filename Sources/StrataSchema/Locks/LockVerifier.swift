@@ -45,11 +45,17 @@ public struct LockStatus: Hashable, Sendable, Codable {
 public enum LockVerifier {
     /// The lock status of one version of a valid model.
     public static func status(of version: SchemaVersion, model: String, directory: String) -> LockStatus {
-        let shapes = EntityShape.shapes(of: version)
+        status(of: version, model: model, directory: directory, proposing: true)
+    }
+
+    /// The version's lock status; `proposing: false` leaves an unsealed version's `proposed`
+    /// locks empty, for callers that only need its state (generation, which computes them itself).
+    static func status(of version: SchemaVersion, model: String, directory: String, proposing: Bool) -> LockStatus {
         guard let lock = version.versionLock else {
-            return LockStatus(version: version.name, file: version.file, location: version.location, state: .unsealed,
-                              drift: [], explained: false, proposed: shapes.mapValues { LockFormat.current.lock($0) })
+            return LockStatus(version: version.name, file: version.file, location: version.location, state: .unsealed, drift: [], explained: false,
+                              proposed: proposing ? EntityShape.shapes(of: version).mapValues { LockFormat.current.lock($0) } : [:])
         }
+        let shapes = EntityShape.shapes(of: version)
         var drift: [LockStatus.EntityDrift] = []
         for name in Set(shapes.keys).union(lock.entries.keys).sorted() {
             let sealed = lock.entries[name]?.value

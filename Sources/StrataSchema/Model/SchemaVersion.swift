@@ -34,10 +34,15 @@ public struct SchemaVersion: Hashable, Sendable {
 
     /// The chain of ancestors of an entity, nearest first, stopping at a missing parent or a cycle.
     public func ancestors(of entity: Entity) -> [Entity] {
+        Self.ancestors(of: entity, lookup: self.entity(named:))
+    }
+
+    /// The chain of ancestors of an entity, its parents found by `lookup`.
+    static func ancestors(of entity: Entity, lookup: (String) -> Entity?) -> [Entity] {
         var result: [Entity] = []
         var seen: Set<String> = [entity.name]
         var current = entity
-        while let parentName = current.parent?.value, !seen.contains(parentName), let parent = self.entity(named: parentName) {
+        while let parentName = current.parent?.value, !seen.contains(parentName), let parent = lookup(parentName) {
             result.append(parent)
             seen.insert(parentName)
             current = parent
@@ -47,4 +52,23 @@ public struct SchemaVersion: Hashable, Sendable {
 
     /// The root of an entity's hierarchy: the entity whose table it shares.
     public func root(of entity: Entity) -> Entity { ancestors(of: entity).last ?? entity }
+}
+
+/// A version's entities by name, for work that looks many of them up (every entity's shape): one
+/// hash lookup each instead of a search of the version's list.
+package struct EntityIndex {
+    private let entities: [String: Entity]
+
+    /// The index of `version`'s entities (the first of a name, as ``SchemaVersion/entity(named:)``).
+    package init(_ version: SchemaVersion) {
+        entities = Dictionary(version.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The entity with a name.
+    package func entity(named name: String) -> Entity? { entities[name] }
+
+    /// The chain of ancestors of an entity, nearest first, as ``SchemaVersion/ancestors(of:)``.
+    package func ancestors(of entity: Entity) -> [Entity] {
+        SchemaVersion.ancestors(of: entity, lookup: self.entity(named:))
+    }
 }

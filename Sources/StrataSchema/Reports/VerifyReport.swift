@@ -14,8 +14,10 @@ public struct VerifyReport: Sendable, Codable {
         self.init(loaded: ModelLoader.load(directory: directory))
     }
 
-    /// Checks the locks of an already loaded model.
-    public init(loaded: LoadedModel) {
+    /// Checks the locks of an already loaded model. With `proposingLocks: false`, an unsealed
+    /// version's status leaves out the locks sealing it would write (``LockStatus/proposed``): what
+    /// `strata generate` asks, which computes them itself.
+    public init(loaded: LoadedModel, proposingLocks: Bool = true) {
         directory = loaded.directory
         model = loaded.model?.manifest.name
         diagnostics = loaded.diagnostics
@@ -27,7 +29,7 @@ public struct VerifyReport: Sendable, Codable {
         // Each version's lock is computed and compared on its own core.
         versions = model.versions
             .sorted { (-distance($0.name), $0.name) < (-distance($1.name), $1.name) }
-            .concurrentMap { LockVerifier.status(of: $0, model: model.manifest.name, directory: directory) }
+            .concurrentMap { LockVerifier.status(of: $0, model: model.manifest.name, directory: directory, proposing: proposingLocks) }
         // A changed version that carries another version's lock was started as a copy of it.
         let locks = model.versions.compactMap { version in version.versionLock.map { (version.name, $0.entries.mapValues(\.value)) } }
         for index in versions.indices where versions[index].state == .changed {
