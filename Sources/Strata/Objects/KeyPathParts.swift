@@ -1,7 +1,7 @@
 /// What an entity class tells the runtime so that it can name key paths through to-one
 /// relationships (`\Dog.master?.name` → `"master.name"`) without the class naming other
 /// classes' properties: its attributes reached through an optional (`\Person?.?.name`) and its
-/// to-one relationships. ``KeyPathChains`` joins them.
+/// to-one relationships, which the runtime joins.
 ///
 /// A class that listed every such path itself would name its neighbours' properties, so one
 /// attribute's change would recompile every class within two relationships of it, and the paths

@@ -148,7 +148,7 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     open class func propertyName(for keyPath: AnyKeyPath) -> String? { nil }
 
     /// This class's attributes reached through an optional and its to-one relationships, from
-    /// which the runtime names key paths through relationships (``KeyPathChains``); generated.
+    /// which the runtime names key paths through relationships; generated.
     open class var keyPathParts: KeyPathParts { KeyPathParts() }
 
     /// Reads the stored columns of this class's lineage, ancestors first; generated.
