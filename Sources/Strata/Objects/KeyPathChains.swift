@@ -29,15 +29,23 @@ enum KeyPathChains {
     /// Every path of `root` through one or two to-one relationships to a stored attribute.
     private static func makeTable(_ root: StrataObject.Type) -> [String: String] {
         var table: [String: String] = [:]
+        // A class's parts are literals made anew on each call: each class's are made once here.
+        var made: [ObjectIdentifier: KeyPathParts] = [:]
+        func parts(_ type: StrataObject.Type) -> KeyPathParts {
+            if let known = made[ObjectIdentifier(type)] { return known }
+            let parts = type.keyPathParts
+            made[ObjectIdentifier(type)] = parts
+            return parts
+        }
         func add(_ prefix: AnyKeyPath, _ prefixName: String, _ destination: StrataObject.Type) {
-            for attribute in destination.keyPathParts.attributesThroughOptional {
+            for attribute in parts(destination).attributesThroughOptional {
                 guard let path = prefix.appending(path: attribute.path) else { continue }
                 table[path.debugDescription] = prefixName + "." + attribute.name
             }
         }
-        for first in root.keyPathParts.toOnes {
+        for first in parts(root).toOnes {
             add(first.path, first.name, first.destination)
-            for second in first.destination.keyPathParts.toOnes {
+            for second in parts(first.destination).toOnes {
                 guard let prefix = first.path.appending(path: second.throughOptional) else { continue }
                 add(prefix, first.name + "." + second.name, second.destination)
             }

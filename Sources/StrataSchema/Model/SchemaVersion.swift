@@ -66,9 +66,4 @@ package struct EntityIndex {
 
     /// The entity with a name.
     package func entity(named name: String) -> Entity? { entities[name] }
-
-    /// The chain of ancestors of an entity, nearest first, as ``SchemaVersion/ancestors(of:)``.
-    package func ancestors(of entity: Entity) -> [Entity] {
-        SchemaVersion.ancestors(of: entity, lookup: self.entity(named:))
-    }
 }
