@@ -13,8 +13,10 @@ import Synchronization
 /// costs no round trip, and one that heard only this stack's last commit finds nothing. In the
 /// ``PostgreSQLStore/ExternalCommits/polled`` mode (for engines without `LISTEN`) every poll reads
 /// the server's snapshot and finds a commit when transactions completed since the last poll
-/// besides this stack's. A connection that was lost is made again at the next poll, which then
-/// reports a commit, since notifications sent while it was away are gone.
+/// besides this stack's. A connection that was lost is made again at the next poll (a listening
+/// one's close rings the doorbell, so that poll comes at once), which then reports a commit,
+/// since notifications sent while it was away are gone; a server that cannot be reached is
+/// reported as such, so the watcher tries again soon.
 struct PostgreSQLCommitProbe: CommitProbe {
     let backend: PostgreSQLBackend
     private var mode: PostgreSQLStore.ExternalCommits { backend.commitDiscovery }
@@ -56,7 +58,7 @@ struct PostgreSQLCommitProbe: CommitProbe {
         } catch {
             connection = nil
             heard.missedSome()
-            return .nothing
+            return .unreachable
         }
     }
 
@@ -85,10 +87,15 @@ struct PostgreSQLCommitProbe: CommitProbe {
         let fresh = mode == .notified ? try backend.connectDirectly() : try backend.connectOutsideSchema()
         if mode == .notified {
             let (heard, doorbell) = (self.heard, self.doorbell)
-            try fresh.listenForCommits { notice in
+            // A listener the server closed hears nothing more: the watcher polls at once, which
+            // connects again and catches up with what was missed.
+            try fresh.listenForCommits({ notice in
                 heard.add(notice)
                 doorbell.ring()
-            }
+            }, closed: {
+                heard.missedSome()
+                doorbell.ring()
+            })
         }
         heard.missedSome()
         last = nil

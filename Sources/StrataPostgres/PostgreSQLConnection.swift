@@ -436,9 +436,11 @@ final class PostgreSQLConnection: DatabaseConnection {
     static let commitChannel = "strata_commits"
 
     /// Listens on ``commitChannel``: `heard` runs (on an event loop) for every notification, with
-    /// what it says (nil when the payload is not a commit notice).
-    func listenForCommits(_ heard: @escaping @Sendable (CommitNotice?) -> Void) throws(StrataError) {
+    /// what it says (nil when the payload is not a commit notice), and `closed` once, when the
+    /// connection closes (the notifications sent from then on are lost).
+    func listenForCommits(_ heard: @escaping @Sendable (CommitNotice?) -> Void, closed: @escaping @Sendable () -> Void) throws(StrataError) {
         connection.addListener(channel: Self.commitChannel) { _, notification in heard(CommitNotice(payload: notification.payload)) }
+        connection.closeFuture.whenComplete { _ in closed() }
         try execute("LISTEN " + Self.commitChannel)
     }
 

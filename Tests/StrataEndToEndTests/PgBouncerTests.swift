@@ -122,6 +122,30 @@ struct PgBouncerTests {
         #expect(monitor.objects.map(\.sku) == ["A", "B"])
     }
 
+    /// The listener (on the direct URL) hears a commit while the pooler the reads go through is
+    /// down: the catch-up that cannot read is tried again until the pooler is back, though the
+    /// stack would not poll again for an hour.
+    @Test func aCommitHeardWhileThePoolerIsDownReachesTheMonitorOnceItIsBack() async throws {
+        let (database, url, pooler) = try pooledDatabase("owed", poolSize: 2)
+        let watching = DataStack(Shop.schemaHistory, externalCommitCheckInterval: .seconds(3_600))
+        try await watching.addStorage(PostgreSQLStore(url: pooler.url(database: database), pooler: .transactionMode(directURL: url)))
+        let monitor = try watching.monitorList(From<Product>().orderBy(.ascending(\.sku)))
+        var updates = monitor.updates.makeAsyncIterator()
+        let listening = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'"
+        while try trimmed(Postgres.server().psql(listening, database: database)) == "0" {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        pooler.stop()
+        let writing = DataStack(Shop.schemaHistory, externalCommitCheckInterval: nil)
+        try await writing.addStorage(PostgreSQLStore(url: url))
+        try await writing.perform { transaction in transaction.create(Into<Product>()).sku = "A" }
+        // Down long enough that the catch-up the notification starts fails, whenever it runs.
+        try await Task.sleep(for: .seconds(1))
+        try pooler.start()
+        while monitor.objects.isEmpty, try await updates.next() != nil {}
+        #expect(monitor.objects.map(\.sku) == ["A"])
+    }
+
     @Test func aRestartedPoolerLosesNoAcknowledgedCommitAndThePoolRecovers() async throws {
         let (database, _, pooler) = try pooledDatabase("restart", poolSize: 4)
         let stack = DataStack(Shop.schemaHistory)

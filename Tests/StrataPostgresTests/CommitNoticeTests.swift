@@ -34,7 +34,7 @@ struct CommitNoticeTests {
         let url = try Postgres.newDatabaseURL("notice")
         let listener = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
         let heard = Mutex<[CommitNotice?]>([])
-        try listener.listenForCommits { notice in heard.withLock { $0.append(notice) } }
+        try listener.listenForCommits({ notice in heard.withLock { $0.append(notice) } }, closed: {})
         let writer = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
         writer.notifiesCommits = true
         try writer.execute("CREATE TABLE t (id bigint PRIMARY KEY)")

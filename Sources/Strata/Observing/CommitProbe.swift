@@ -44,8 +44,11 @@ package struct HeardCommit: Sendable, Equatable {
 
 /// What one poll of a ``CommitProbe`` found.
 package enum CommitProbeFinding: Sendable, Equatable {
-    /// Nothing new, or nothing could be read this time (the main context reports read errors).
+    /// Nothing new.
     case nothing
+    /// The store could not be read this time (its server is down, the connection was lost, the
+    /// file is locked): the watcher looks again soon rather than an interval later.
+    case unreachable
     /// A commit this stack did not make landed since the last poll.
     case foreignCommit
     /// The store's file was deleted, renamed or replaced (reported once).

@@ -12,6 +12,10 @@ import Synchronization
 /// caught up with in a few steps rather than one each. The delay is at most one interval (on
 /// PostgreSQL with notifications, the notification's own delay and ``spacing``) plus the time the
 /// main actor takes.
+///
+/// A poll that cannot reach a store, or a catch-up that cannot read one, is tried again soon:
+/// 100 ms later, then twice as long each time up to 5 s (never longer than the interval), so a
+/// server back from a restart is heard from again within seconds, whatever the interval.
 final class ExternalCommitWatcher: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
     /// Rung by probes that hear of commits.
@@ -41,6 +45,10 @@ final class ExternalCommitWatcher: Sendable {
                 // interval after the first read, or 100 ms at most; a stack used for a moment
                 // opens no probe.
                 var limit = min(interval, Self.firstPoll)
+                var retry = RetryDelay(interval: interval)
+                // A catch-up that could not read every storage is run again at the next poll,
+                // even when that poll finds nothing new: the commits it missed are still owed.
+                var owed = false
                 while !Task.isCancelled {
                     if await doorbell.wait(upTo: limit) {
                         // The notifications of commits made together arrive one after another:
@@ -48,21 +56,23 @@ final class ExternalCommitWatcher: Sendable {
                         // it starts hold only commits already heard of (whose tables are known).
                         try? await Task.sleep(for: Self.spacing)
                     }
-                    limit = interval
                     guard !Task.isCancelled, let self, let core, let main, let findings = self.poll(core) else { return }
-                    if findings.foreign { await main.catchUp(hearing: findings.heard) }
+                    if findings.foreign || owed { owed = await !main.catchUp(hearing: findings.heard) }
                     for (storage, file) in findings.moved { await main.stopObservers(of: storage, .storeMoved(file: file)) }
+                    // A store that could not be read is tried again soon, not an interval later.
+                    limit = findings.unreachable || owed ? retry.next() : retry.reset()
                 }
             }
         }
     }
 
     /// Polls every file of the stack; nil once stopped.
-    private func poll(_ core: StackCore) -> (foreign: Bool, moved: [(Int32, String)], heard: [Int32: [HeardCommit]])? {
+    private func poll(_ core: StackCore) -> (foreign: Bool, unreachable: Bool, moved: [(Int32, String)], heard: [Int32: [HeardCommit]])? {
         let storages = core.storages
         return probes.withLock { probes in
             guard probes != nil else { return nil }
             var foreign = false
+            var unreachable = false
             var moved: [(Int32, String)] = []
             var heard: [Int32: [HeardCommit]] = [:]
             for storage in storages {
@@ -70,13 +80,14 @@ final class ExternalCommitWatcher: Sendable {
                 switch probe.poll(knownCount: core.knownCommitCount(storage.index)) {
                 case .foreignCommit: foreign = true
                 case .moved: moved.append((storage.index, storage.displayName))
+                case .unreachable: unreachable = true
                 case .nothing: break
                 }
                 let commits = probe.takeHeardCommits()
                 if !commits.isEmpty { heard[storage.index] = commits }
                 probes?[storage.index] = probe
             }
-            return (foreign, moved, heard)
+            return (foreign, unreachable, moved, heard)
         }
     }
 

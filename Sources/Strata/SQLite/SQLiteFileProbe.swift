@@ -17,7 +17,7 @@ struct SQLiteFileProbe: CommitProbe {
         self.path = path
     }
 
-    /// Polls the file. One that cannot be read is tried again at the next poll.
+    /// Polls the file. One that cannot be read is reported, and tried again at the next poll.
     mutating func poll(knownCount: Int64?) -> CommitProbeFinding {
         guard !hasMoved else { return .nothing }
         if connection == nil, !FileManager.default.fileExists(atPath: path) {
@@ -41,7 +41,7 @@ struct SQLiteFileProbe: CommitProbe {
             return try counts.read(connection, knownCount: knownCount)
         } catch {
             connection = nil
-            return .nothing
+            return .unreachable
         }
     }
 }

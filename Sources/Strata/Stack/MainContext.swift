@@ -52,22 +52,25 @@ final class MainContext {
 
     /// ``catchUp()`` after the watcher heard of other stacks' commits: which tables each changed
     /// lets a snapshot that holds only such commits read those tables' objects alone again.
-    func catchUp(hearing heard: [Int32: [HeardCommit]]) {
+    /// Returns whether every storage it had to read could be read.
+    func catchUp(hearing heard: [Int32: [HeardCommit]]) -> Bool {
         for (storage, commits) in heard {
             for commit in commits { heardCommits[storage, default: [:]][commit.id] = commit.tables.map(Set.init) }
             // Notices the snapshots never met (another database's ids cannot arrive; a runaway
             // is only memory): past a bound they are dropped, and their commits read as unknown.
             if heardCommits[storage]?.count ?? 0 > Self.heardCommitsKept { heardCommits[storage] = nil }
         }
-        catchUp()
+        return catchUp()
     }
 
     /// How many heard commits a storage keeps for its next snapshots.
     static let heardCommitsKept = 10_000
 
     /// Applies every commit logged so far and ends the snapshots, so the next read starts from
-    /// the newest state. Storages that missed commits are re-read at once.
-    func catchUp() {
+    /// the newest state. Storages that missed commits are re-read at once. Returns whether every
+    /// storage it had to read could be read (a failure leaves the commits for the next try).
+    @discardableResult
+    func catchUp() -> Bool {
         context.endSnapshots()
         // A storage whose writers run side by side takes its commits through its next snapshot,
         // which says which of them it holds (they may be logged out of order); it is opened now.
@@ -80,13 +83,15 @@ final class MainContext {
         // other stacks' and processes' commits reach the observers without waiting for a read.
         let read = Set(applied.keys).union(appliedSnapshots.keys)
         let reread = context.token.hasObservedObjects ? read.union(stale) : stale
+        var readAll = true
         for storage in reread.union(appliedSnapshots.keys).sorted() {
-            _ = try? context.connection(for: storage)
+            do { _ = try context.connection(for: storage) } catch { readAll = false }
         }
         // A snapshot opened only to apply this stack's commits is not kept open meanwhile.
         context.endSnapshots(of: Set(appliedSnapshots.keys).subtracting(reread))
         context.flushObservation()
         notifyObservers()
+        return readAll
     }
 
     /// Tells every monitor what changed since it last looked. Each monitored storage's snapshot

@@ -143,7 +143,7 @@ extension DataStack {
     func publish() {
         if MainQueue.isCurrent {
             let main = self.main
-            MainActor.assumeIsolated { main.catchUp() }
+            MainActor.assumeIsolated { _ = main.catchUp() }
         } else {
             deliver {}
         }

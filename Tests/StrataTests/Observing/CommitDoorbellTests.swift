@@ -36,7 +36,8 @@ struct CommitDoorbellTests {
     @Test(.enabled(if: TestBackend.current == .postgresql, "PostgreSQL only: SQLite files send no notification"))
     func anotherServersCommitReachesAMonitorWithoutWaitingForThePoll() async throws {
         let (database, url) = try Postgres.newDatabase("doorbell")
-        let writer = DataStack(Zoo.schemaHistory)
+        // The writer listens for nothing, so the listener below is the watcher's.
+        let writer = DataStack(Zoo.schemaHistory, externalCommitCheckInterval: nil)
         try await writer.addStorage(postgreSQLStore(url: url))
         let watcher = DataStack(Zoo.schemaHistory, externalCommitCheckInterval: .seconds(3_600))
         try await watcher.addStorage(postgreSQLStore(url: url))
