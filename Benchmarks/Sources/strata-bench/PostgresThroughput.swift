@@ -7,7 +7,8 @@ import StrataPostgres
 /// four app servers sharing a database do; `STRATA_BENCH_PROCESSES` sets how many processes and
 /// `STRATA_BENCH_TASKS` how many concurrent tasks each process writes from (1), as a server's
 /// request handlers do (raw postgres-nio then opens a connection per task, Fluent pools as many);
-/// `STRATA_BENCH_WRITERS` sets Strata's `maximumWriters` (8). Each contender's four children connect first, then
+/// `STRATA_BENCH_WRITERS` sets Strata's `maximumWriters` (8). Each contender's four children connect first (raw
+/// postgres-nio a connection per task, Strata a writer lane per task up to `maximumWriters`), then
 /// start together; the figure is the wall time from the start to the last child's end, and the
 /// transactions per second that gives.
 ///
@@ -126,6 +127,7 @@ enum PostgresThroughput {
             let stack = DataStack(Bench.schemaHistory)
             let writers = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_WRITERS"] ?? "") ?? 8
             try await stack.addStorage(PostgreSQLStore(url: url, schema: PostgresBench.schema(path), maximumWriters: writers))
+            try await connectLanes(min(tasks, writers), of: stack)
             waitForGo()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for share in shares {
@@ -173,6 +175,34 @@ enum PostgresThroughput {
                 }
                 try await group.waitForAll()
             }
+        }
+    }
+
+    /// Opens `count` of the stack's writer lanes, each with its connection, as raw postgres-nio
+    /// opens a connection per task before the go: `count` transactions that each hold their lane
+    /// until all of them have one.
+    private static func connectLanes(_ count: Int, of stack: DataStack) async throws {
+        guard count > 1 else { return }
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    try await stack.perform { transaction in
+                        _ = try transaction.fetchCount(From<Item>())
+                        started.signal()
+                        release.wait()
+                    }
+                }
+            }
+            // Waits on a thread of its own, not one of the cooperative pool's.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                Thread.detachNewThread {
+                    for _ in 0..<count { started.wait() }
+                    for _ in 0..<count { release.signal() }
+                    done.resume()
+                }
+            }
+            try await group.waitForAll()
         }
     }
 
