@@ -15,6 +15,8 @@ package final class CommitDoorbell: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Where every doorbell's wait limits run: a serial queue, which gets a thread of its own.
+    private static let timers = DispatchQueue(label: "strata.doorbell-timers")
 
     /// A doorbell nobody has rung.
     package init() {}
@@ -46,8 +48,10 @@ package final class CommitDoorbell: Sendable {
                 return state.wait
             }
             guard let wait else { return waiter.resume(returning: true) }
-            // Holds the doorbell until then, so a wait always ends.
-            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + DispatchTimeInterval(limit)) { [self] in
+            // Holds the doorbell until then, so a wait always ends. On a queue of its own: the
+            // global queues run a few items at a time on Linux, and items there that wait for a
+            // server (closing idle connections) would hold the wait past its limit.
+            Self.timers.asyncAfter(deadline: .now() + DispatchTimeInterval(limit)) { [self] in
                 let expired = state.withLock { state -> CheckedContinuation<Bool, Never>? in
                     guard state.wait == wait, let waiter = state.waiter else { return nil }
                     state.waiter = nil
