@@ -5,9 +5,10 @@ import Synchronization
 /// that runs thousands of transactions a second schedules one, not one per transaction.
 final class IdleSweep: Sendable {
     private let pending = Mutex(false)
-    /// Where sweeps run: a serial queue of their own, since a sweep waits for servers, and a
-    /// global queue (a few threads on Linux) held by it would hold up everything else queued there.
-    private static let sweeps = DispatchQueue(label: "strata.idle-sweeps")
+    /// Where this owner's sweeps run: a serial queue of its own, since a sweep waits for servers,
+    /// and a global queue (a few threads on Linux) or another stack's queue held by a server that
+    /// does not answer would hold up everything else queued there.
+    private let sweeps = DispatchQueue(label: "strata.idle-sweeps")
 
     /// Runs `sweep` after `delay`, unless a run is already pending; `sweep` closes what has been
     /// idle long enough and returns how long until the next connection would be (nil: none left).
@@ -26,7 +27,7 @@ final class IdleSweep: Sendable {
                 try? await Task.sleep(for: wait)
                 pending.withLock { $0 = false }
                 let swept: Duration? = await withCheckedContinuation { continuation in
-                    Self.sweeps.async { continuation.resume(returning: sweep()) }
+                    sweeps.async { continuation.resume(returning: sweep()) }
                 }
                 guard let next = swept else { return }
                 // Another release may have scheduled a run meanwhile: that one goes on instead.
