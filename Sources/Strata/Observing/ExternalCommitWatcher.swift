@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -28,6 +29,8 @@ final class ExternalCommitWatcher: Sendable {
     /// `stop()` closes every connection at once, before the stack's deinit returns.
     private let probes = Mutex<[Int32: any CommitProbe]?>([:])
     private let interval: Duration?
+    /// Where polls run (see ``pollOffThePool(_:)``).
+    private let queue = DispatchQueue(label: "strata.commit-watcher")
 
     /// A watcher that polls every `interval`, or none when nil.
     init(interval: Duration?) {
@@ -56,13 +59,21 @@ final class ExternalCommitWatcher: Sendable {
                         // it starts hold only commits already heard of (whose tables are known).
                         try? await Task.sleep(for: Self.spacing)
                     }
-                    guard !Task.isCancelled, let self, let core, let main, let findings = self.poll(core) else { return }
+                    guard !Task.isCancelled, let self, let core, let main, let findings = await self.pollOffThePool(core) else { return }
                     if findings.foreign || owed { owed = await !main.catchUp(hearing: findings.heard) }
                     for (storage, file) in findings.moved { await main.stopObservers(of: storage, .storeMoved(file: file)) }
                     // A store that could not be read is tried again soon, not an interval later.
                     limit = findings.unreachable || owed ? retry.next() : retry.reset()
                 }
             }
+        }
+    }
+
+    /// ``poll(_:)`` on the watcher's own queue: a poll may wait for a server (connecting,
+    /// listening), which must not hold one of the few threads Swift's tasks share.
+    private func pollOffThePool(_ core: StackCore) async -> (foreign: Bool, unreachable: Bool, moved: [(Int32, String)], heard: [Int32: [HeardCommit]])? {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: self.poll(core)) }
         }
     }
 

@@ -17,7 +17,9 @@ extension DataStack {
         defer { core.lifecycle.finish() }
         let meter = InstrumentedWork.read(instrumentation, .readContext)
         let result: Result<T, StrataError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
+            // A queue of its own, not a global one: the body waits for the server, and on Linux
+            // the global queues are the few threads Swift's tasks run on too.
+            DispatchQueue(label: "strata.read", qos: .userInitiated).async {
                 let context = ObjectContext(core: core, kind: .reader, openConnection: { handle throws(StrataError) in
                     try core.readers.take(handle)
                 }, openReader: { handle throws(StrataError) in
