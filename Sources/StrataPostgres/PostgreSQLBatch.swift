@@ -100,25 +100,27 @@ final class PostgreSQLBatch: PostgreSQLBinding {
         guard count > 0 else { return nil }
         let rows = columns
         discard()
+        // One row: its own statement, which the server plans in a fraction of the arrays' time.
         if rows.first?.count == 1 {
-            // One row: its own statement, which the server plans in a fraction of the arrays' time.
-            var bindings = PostgreSQLValues.bindings(rows.map { $0[0] })
-            let sql = select.map { "WITH strata_write AS (" + rowSQL + ") " + $0(rows.count + 1) } ?? rowSQL
-            if select != nil { for value in extra { bindings.append(value) } }
-            let result = try connection.send(PostgresQuery(unsafeSQL: sql, binds: bindings), as: write.sql)
-            return select == nil ? nil : result
+            return try send(rowSQL, PostgreSQLValues.bindings(rows.map { $0[0] }), followedBy: select, binding: extra)
         }
-        var arrays: [PostgreSQLArray] = []
+        var bindings = PostgresBindings(capacity: rows.count + extra.count)
         for (column, values) in zip(write.columns, rows) {
             guard let array = PostgreSQLArray(column.type, values: values) else {
                 try sendOneByOne(rows)
                 return nil
             }
-            arrays.append(array)
+            bindings.append(array, context: .default)
         }
-        var bindings = PostgresBindings(capacity: arrays.count + extra.count)
-        for array in arrays { bindings.append(array, context: .default) }
-        let sql = select.map { "WITH strata_write AS (" + batchSQL + ") " + $0(arrays.count + 1) } ?? batchSQL
+        return try send(batchSQL, bindings, followedBy: select, binding: extra)
+    }
+
+    /// Sends `statement` with its `bindings`, inside `WITH strata_write AS (...)` before `select`
+    /// when there is one (its parameters numbered after the statement's, bound to `extra`).
+    private func send(_ statement: String, _ bindings: PostgresBindings, followedBy select: ((Int) -> String)?,
+                      binding extra: [String]) throws(StrataError) -> PostgreSQLConnection.Result? {
+        var bindings = bindings
+        let sql = select.map { "WITH strata_write AS (" + statement + ") " + $0(bindings.count + 1) } ?? statement
         if select != nil { for value in extra { bindings.append(value) } }
         let result = try connection.send(PostgresQuery(unsafeSQL: sql, binds: bindings), as: write.sql)
         return select == nil ? nil : result

@@ -131,10 +131,7 @@ struct PgBouncerTests {
         try await watching.addStorage(PostgreSQLStore(url: pooler.url(database: database), pooler: .transactionMode(directURL: url)))
         let monitor = try watching.monitorList(From<Product>().orderBy(.ascending(\.sku)))
         var updates = monitor.updates.makeAsyncIterator()
-        let listening = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'"
-        while try trimmed(Postgres.server().psql(listening, database: database)) == "0" {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = try await Postgres.server().listeningSession(in: database)
         pooler.stop()
         let writing = DataStack(Shop.schemaHistory, externalCommitCheckInterval: nil)
         try await writing.addStorage(PostgreSQLStore(url: url))

@@ -19,7 +19,7 @@ struct PostgreSQLListenerLossTests {
         try await watching.addStorage(PostgreSQLStore(url: url))
         let monitor = try watching.monitorList(From<Product>().orderBy(.ascending(\.sku)))
         var updates = monitor.updates.makeAsyncIterator()
-        let listener = try await Self.listeningBackend(on: server, database: database, other: nil)
+        let listener = try await server.listeningSession(in: database)
         try server.psql("SELECT pg_terminate_backend(\(listener), 10000)", database: database)
         let writing = DataStack(Shop.schemaHistory, externalCommitCheckInterval: nil)
         try await writing.addStorage(PostgreSQLStore(url: url))
@@ -27,7 +27,7 @@ struct PostgreSQLListenerLossTests {
         while monitor.objects.isEmpty, try await updates.next() != nil {}
         #expect(monitor.objects.map(\.sku) == ["A"])
         // Listening again, on a new connection: the next commit arrives by notification too.
-        _ = try await Self.listeningBackend(on: server, database: database, other: listener)
+        _ = try await server.listeningSession(in: database, other: listener)
         try await writing.perform { transaction in transaction.create(Into<Product>()).sku = "B" }
         while monitor.objects.count < 2, try await updates.next() != nil {}
         #expect(monitor.objects.map(\.sku) == ["A", "B"])
@@ -43,28 +43,17 @@ struct PostgreSQLListenerLossTests {
         try await watching.addStorage(PostgreSQLStore(url: url))
         let monitor = try watching.monitorList(From<Product>().orderBy(.ascending(\.sku)))
         var updates = monitor.updates.makeAsyncIterator()
-        let listener = try await Self.listeningBackend(on: server, database: database, other: nil)
+        let listener = try await server.listeningSession(in: database)
         try server.kill()
         // Down long enough that the stack's first tries to listen again fail, whenever they run.
         try await Task.sleep(for: .seconds(1))
         try server.start()
-        _ = try await Self.listeningBackend(on: server, database: database, other: listener)
+        _ = try await server.listeningSession(in: database, other: listener)
         let writing = DataStack(Shop.schemaHistory, externalCommitCheckInterval: nil)
         try await writing.addStorage(PostgreSQLStore(url: url))
         try await writing.perform { transaction in transaction.create(Into<Product>()).sku = "A" }
         while monitor.objects.isEmpty, try await updates.next() != nil {}
         #expect(monitor.objects.map(\.sku) == ["A"])
-    }
-
-    /// The process id of the server session listening in `database`, once there is one other
-    /// than `other`.
-    private static func listeningBackend(on server: PostgresTestServer.Running, database: String, other: Int?) async throws -> Int {
-        let sql = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' ORDER BY pid"
-        while true {
-            let pids = try server.psql(sql, database: database).split(separator: "\n").compactMap { Int($0) }
-            if let pid = pids.first(where: { $0 != other }) { return pid }
-            try await Task.sleep(for: .milliseconds(5))
-        }
     }
 }
 #endif

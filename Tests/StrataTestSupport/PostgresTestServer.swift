@@ -56,6 +56,17 @@ public enum PostgresTestServer {
             return name
         }
 
+        /// The process id of a server session listening for notifications in `database`, once
+        /// there is one other than `other` (a listener's `LISTEN` is its last statement).
+        public func listeningSession(in database: String, other: Int? = nil) async throws -> Int {
+            let sql = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' ORDER BY pid"
+            while true {
+                let pids = try psql(sql, database: database).split(separator: "\n").compactMap { Int($0) }
+                if let pid = pids.first(where: { $0 != other }) { return pid }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+
         /// Runs `sql` with `psql` on `database`, returning what it printed (unaligned, tuples only).
         @discardableResult
         public func psql(_ sql: String, database: String) throws -> String {

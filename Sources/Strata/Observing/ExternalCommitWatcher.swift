@@ -29,6 +29,9 @@ final class ExternalCommitWatcher: Sendable {
     /// `stop()` closes every connection at once, before the stack's deinit returns.
     private let probes = Mutex<[Int32: any CommitProbe]?>([:])
     private let interval: Duration?
+    /// What one poll of every storage found: a commit of another writer, a store that could not
+    /// be read, storages whose files moved, and the commits heard of, by storage.
+    private typealias Findings = (foreign: Bool, unreachable: Bool, moved: [(Int32, String)], heard: [Int32: [HeardCommit]])
     /// Where polls run (see ``pollOffThePool(_:)``).
     private let queue = DispatchQueue(label: "strata.commit-watcher")
 
@@ -71,14 +74,14 @@ final class ExternalCommitWatcher: Sendable {
 
     /// ``poll(_:)`` on the watcher's own queue: a poll may wait for a server (connecting,
     /// listening), which must not hold one of the few threads Swift's tasks share.
-    private func pollOffThePool(_ core: StackCore) async -> (foreign: Bool, unreachable: Bool, moved: [(Int32, String)], heard: [Int32: [HeardCommit]])? {
+    private func pollOffThePool(_ core: StackCore) async -> Findings? {
         await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: self.poll(core)) }
         }
     }
 
     /// Polls every file of the stack; nil once stopped.
-    private func poll(_ core: StackCore) -> (foreign: Bool, unreachable: Bool, moved: [(Int32, String)], heard: [Int32: [HeardCommit]])? {
+    private func poll(_ core: StackCore) -> Findings? {
         let storages = core.storages
         return probes.withLock { probes in
             guard probes != nil else { return nil }

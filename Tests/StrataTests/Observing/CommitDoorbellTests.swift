@@ -44,10 +44,7 @@ struct CommitDoorbellTests {
         let monitor = try watcher.monitorList(From<Person>().orderBy(.ascending(\.name)))
         var updates = monitor.updates.makeAsyncIterator()
         // The watcher's first poll, at once, starts its listener.
-        let listening = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'"
-        while try Postgres.server().psql(listening, database: database).trimmingCharacters(in: .whitespacesAndNewlines) == "0" {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = try await Postgres.server().listeningSession(in: database)
         try await addPeople(["Ann"], to: writer)
         let update = try #require(try await updates.next())
         #expect(update.changes.inserted.map(\.indexPath) == [ListIndexPath(item: 0, section: 0)])
