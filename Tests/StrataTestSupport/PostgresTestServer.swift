@@ -59,7 +59,8 @@ public enum PostgresTestServer {
         /// The process id of a server session listening for notifications in `database`, once
         /// there is one other than `other` (a listener's `LISTEN` is its last statement).
         public func listeningSession(in database: String, other: Int? = nil) async throws -> Int {
-            let sql = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' ORDER BY pid"
+            // Idle: its LISTEN has completed (a notification sent while it still ran is not heard).
+            let sql = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND state = 'idle' ORDER BY pid"
             while true {
                 let pids = try psql(sql, database: database).split(separator: "\n").compactMap { Int($0) }
                 if let pid = pids.first(where: { $0 != other }) { return pid }

@@ -17,13 +17,14 @@ public enum TestBackend: String, Sendable {
 }
 
 /// A fresh, empty store of the current backend: an in-memory SQLite store, or a new database on
-/// the throwaway PostgreSQL server.
-public func freshStore(configuration: String? = nil) throws -> any StorageInterface {
+/// the throwaway PostgreSQL server. `busyTimeout`: how long a PostgreSQL transaction waits for a
+/// free writer (the store's default when nil).
+public func freshStore(configuration: String? = nil, busyTimeout: Duration? = nil) throws -> any StorageInterface {
     // The tests' logger keeps what the store's transactions log, whichever test runs first.
     TestLog.install()
     switch TestBackend.current {
     case .sqlite: return InMemoryStore(configuration: configuration)
-    case .postgresql: return try postgreSQLStore(url: try Postgres.newDatabaseURL("runtime"), configuration: configuration)
+    case .postgresql: return try postgreSQLStore(url: try Postgres.newDatabaseURL("runtime"), configuration: configuration, busyTimeout: busyTimeout)
     }
 }
 
@@ -31,12 +32,14 @@ public func freshStore(configuration: String? = nil) throws -> any StorageInterf
 /// PostgreSQL leaves out); in such a build, an error saying so. With `STRATA_TEST_POOLER=pgbouncer`
 /// the store reaches `url`'s database through the throwaway PgBouncer in transaction mode, and
 /// listens for commits at `url` itself.
-public func postgreSQLStore(url: String, configuration: String? = nil) throws -> any StorageInterface {
+public func postgreSQLStore(url: String, configuration: String? = nil, busyTimeout: Duration? = nil) throws -> any StorageInterface {
     #if PostgreSQL
+    let busyTimeout = busyTimeout ?? .seconds(5)
     if let pooler = try PostgresTestPooler.shared() {
-        return PostgreSQLStore(url: pooler.url(sameDatabaseAs: url), configuration: configuration, pooler: .transactionMode(directURL: url))
+        return PostgreSQLStore(url: pooler.url(sameDatabaseAs: url), configuration: configuration, busyTimeout: busyTimeout,
+                               pooler: .transactionMode(directURL: url))
     }
-    return PostgreSQLStore(url: url, configuration: configuration)
+    return PostgreSQLStore(url: url, configuration: configuration, busyTimeout: busyTimeout)
     #else
     throw PostgreSQLLeftOut()
     #endif

@@ -71,8 +71,8 @@ struct BadEnvironmentTests {
     @Test func runningOutOfFileDescriptorsNamesTheFileAndTheCause() async throws {
         let url = temporaryStoreURL("Ledger.sqlite")
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        // The child takes a minute (two under a sanitizer): its wait must not hold a shared thread.
-        let output = try await onItsOwnThread { try CrashChild.run(["descriptors", url.path]) }
+        // The child takes a minute (two under a sanitizer); its wait holds no shared thread.
+        let output = try await CrashChild.run(["descriptors", url.path])
         #expect(output.hasPrefix("cannot open '\(url.path)': the process has too many open files ("), "\(output)")
         #expect(output.hasSuffix("; close stacks the app no longer uses, or raise the process's limit on open files"), "\(output)")
     }
@@ -83,12 +83,12 @@ struct BadEnvironmentTests {
 /// tests run as root, since permissions do not stop root.
 @Suite("Read-only folders")
 struct ReadOnlyFolderTests {
-    private func readOnlyFolder(withStore: Bool) throws -> URL {
+    private func readOnlyFolder(withStore: Bool) async throws -> URL {
         let url = temporaryStoreURL("Ledger.sqlite")
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         if withStore {
-            let created = try CrashChild.run(["stacks", url.path, "1"])
+            let created = try await CrashChild.run(["stacks", url.path, "1"])
             try #require(created.split(separator: " ").count == 3, "\(created)")
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
             try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
@@ -97,18 +97,18 @@ struct ReadOnlyFolderTests {
         return url
     }
 
-    @Test func aNewStoreInAReadOnlyFolderIsNamed() throws {
-        let url = try readOnlyFolder(withStore: false)
-        let output = try CrashChild.run(["open-as-nobody", url.path])
+    @Test func aNewStoreInAReadOnlyFolderIsNamed() async throws {
+        let url = try await readOnlyFolder(withStore: false)
+        let output = try await CrashChild.run(["open-as-nobody", url.path])
         #expect(output == "cannot open '\(url.path)': it cannot be opened or created (unable to open database file); "
             + "check that its folder exists and can be written")
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
-    @Test func anExistingStoreInAReadOnlyFolderIsNamedAndUnchanged() throws {
-        let url = try readOnlyFolder(withStore: true)
+    @Test func anExistingStoreInAReadOnlyFolderIsNamedAndUnchanged() async throws {
+        let url = try await readOnlyFolder(withStore: true)
         let before = try Data(contentsOf: url)
-        let output = try CrashChild.run(["open-as-nobody", url.path])
+        let output = try await CrashChild.run(["open-as-nobody", url.path])
         #expect(output == "cannot open '\(url.path)': it cannot be written (attempt to write a readonly database); "
             + "check the permissions of the file and its folder")
         #expect(try Data(contentsOf: url) == before)

@@ -1,6 +1,11 @@
 import Foundation
+import StrataTestSupport
 
 /// The `strata-crash-child` executable the crash tests run and kill, built beside the tests.
+///
+/// Waiting for a child (its output, its exit) blocks a thread for as long as the child runs, so
+/// every wait here runs on a thread of its own: on Linux Swift's tasks share a thread per core,
+/// and two crash tests waiting on them would stall every other test of the process.
 enum CrashChild {
     static let executable: URL? = {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -48,11 +53,38 @@ enum CrashChild {
 
     /// Runs the child to the end; returns what it printed, trimmed.
     static func run(_ arguments: [String], temporaryFolder: URL? = nil, errors: URL? = nil,
-                    environment: [String: String] = [:]) throws -> String {
+                    environment: [String: String] = [:]) async throws -> String {
         let child = try launch(arguments, temporaryFolder: temporaryFolder, errors: errors, environment: environment)
-        let output = child.output.fileHandleForReading.readDataToEndOfFile()
-        child.process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return await readToEnd(child).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// What the child prints from now until it exits, once it has exited.
+    static func readToEnd(_ child: (process: Process, output: Pipe)) async -> String {
+        let (process, output) = (child.process, child.output)
+        return (try? await onItsOwnThread {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }) ?? ""
+    }
+
+    /// What the child prints until its output contains `marker` (or ends).
+    static func read(_ child: (process: Process, output: Pipe), until marker: String) async -> String {
+        let output = child.output
+        return (try? await onItsOwnThread {
+            var printed = ""
+            while !printed.contains(marker), case let data = output.fileHandleForReading.availableData, !data.isEmpty {
+                printed += String(decoding: data, as: UTF8.self)
+            }
+            return printed
+        }) ?? ""
+    }
+
+    /// Kills the child with SIGKILL and waits for it to be gone.
+    static func kill(_ child: (process: Process, output: Pipe)) async {
+        let process = child.process
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        _ = try? await onItsOwnThread { process.waitUntilExit() }
     }
 }
 

@@ -8,58 +8,49 @@ import Testing
 @Suite("In-memory stores leave nothing", .timeLimit(.minutes(5)))
 struct InMemoryLeftoversTests {
     /// A private temporary folder for the children, so that what they leave can be listed exactly.
-    private func withChildTemporaryFolder(_ body: (URL) throws -> Void) throws {
+    private func withChildTemporaryFolder(_ body: (URL) async throws -> Void) async throws {
         let folder = TestFolders.url("strata-children")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try body(folder)
+        try await body(folder)
     }
 
     private func contents(_ folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     }
 
-    @Test func aProcessThatExitsWithAStackAliveLeavesNothing() throws {
-        try withChildTemporaryFolder { (folder: URL) throws in
-            #expect(try CrashChild.run(["in-memory", "exit"], temporaryFolder: folder) == "ready")
+    @Test func aProcessThatExitsWithAStackAliveLeavesNothing() async throws {
+        try await withChildTemporaryFolder { (folder: URL) async throws in
+            #expect(try await CrashChild.run(["in-memory", "exit"], temporaryFolder: folder) == "ready")
             #expect(try contents(folder) == [])
         }
     }
 
-    @Test func whatAKilledProcessLeftIsDeletedByTheNextOne() throws {
-        try withChildTemporaryFolder { (folder: URL) throws in
+    @Test func whatAKilledProcessLeftIsDeletedByTheNextOne() async throws {
+        try await withChildTemporaryFolder { (folder: URL) async throws in
             let child = try CrashChild.launch(["in-memory", "wait"], temporaryFolder: folder)
-            var printed = ""
-            while !printed.contains("ready"), case let data = child.output.fileHandleForReading.availableData, !data.isEmpty {
-                printed += String(decoding: data, as: UTF8.self)
-            }
-            #expect(printed.contains("ready"))
+            #expect(await CrashChild.read(child, until: "ready").contains("ready"))
             // While it runs, its store is in its own locked folder.
             let running = try contents(folder)
             #expect(running.count == 1 && running[0].hasPrefix("strata-memory-\(child.process.processIdentifier)-"))
-            kill(child.process.processIdentifier, SIGKILL)
-            child.process.waitUntilExit()
+            await CrashChild.kill(child)
             #expect(try contents(folder) == running)
             // The next process's first in-memory store deletes it, then leaves nothing itself.
-            #expect(try CrashChild.run(["in-memory", "exit"], temporaryFolder: folder) == "ready")
+            #expect(try await CrashChild.run(["in-memory", "exit"], temporaryFolder: folder) == "ready")
             #expect(try contents(folder) == [])
         }
     }
 
-    @Test func aRunningProcessesFolderIsLeftAlone() throws {
-        try withChildTemporaryFolder { (folder: URL) throws in
+    @Test func aRunningProcessesFolderIsLeftAlone() async throws {
+        try await withChildTemporaryFolder { (folder: URL) async throws in
             let child = try CrashChild.launch(["in-memory", "wait"], temporaryFolder: folder)
-            defer {
-                kill(child.process.processIdentifier, SIGKILL)
-                child.process.waitUntilExit()
-            }
-            var printed = ""
-            while !printed.contains("ready"), case let data = child.output.fileHandleForReading.availableData, !data.isEmpty {
-                printed += String(decoding: data, as: UTF8.self)
-            }
+            _ = await CrashChild.read(child, until: "ready")
             let running = try contents(folder)
-            #expect(try CrashChild.run(["in-memory", "exit"], temporaryFolder: folder) == "ready")
-            #expect(try contents(folder) == running)
+            let printed = try await CrashChild.run(["in-memory", "exit"], temporaryFolder: folder)
+            let after = try contents(folder)
+            await CrashChild.kill(child)
+            #expect(printed == "ready")
+            #expect(after == running)
         }
     }
 }

@@ -14,43 +14,44 @@ struct MigrationCrashTests {
     /// Where the children's standard error goes, for the failure messages.
     private let errors = TestFolders.url("strata-crash-errors")
 
-    private func run(_ arguments: [String]) throws -> String { try CrashChild.run(arguments, errors: errors) }
+    private func run(_ arguments: [String]) async throws -> String { try await CrashChild.run(arguments, errors: errors) }
     private func launch(_ arguments: [String]) throws -> (process: Process, output: Pipe) { try CrashChild.launch(arguments, errors: errors) }
 
     /// What the children wrote to standard error so far.
     private var childErrors: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 
-    @Test func aKilledMigrationLeavesTheOldVersionWholeAndMigratesNextTime() throws {
-        let folder = TestFolders.url("strata-crash")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let pristine = folder.appendingPathComponent("pristine.sqlite")
-        _ = try run(["seed", pristine.path, String(Self.cows)])
-        #expect(try run(["check", pristine.path]) == "V1 \(Self.cows) \(Self.cows) ok")
-        // How long a whole migration takes here, so kills land before, during and after it.
-        let timing = folder.appendingPathComponent("timing.sqlite")
-        try FileManager.default.copyItem(at: pristine, to: timing)
-        let start = Date()
-        #expect(try run(["migrate", timing.path]) == "migrated")
-        let duration = max(Date().timeIntervalSince(start), 0.05)
-        let migrated = Self.cows - Self.cows / 10
-        var generator = SystemRandomNumberGenerator()
-        var killedMidway = 0
-        for round in 0..<Self.rounds {
-            let store = folder.appendingPathComponent("round-\(round).sqlite")
-            try FileManager.default.copyItem(at: pristine, to: store)
-            let child = try launch(["migrate", store.path])
-            usleep(UInt32(Double.random(in: 0...(duration * 1.2), using: &generator) * 1_000_000))
-            kill(child.process.processIdentifier, SIGKILL)
-            child.process.waitUntilExit()
-            let state = try run(["check", store.path])
-            #expect(state == "V1 \(Self.cows) \(Self.cows) ok" || state == "V3 \(migrated) \(migrated) ok", "round \(round): \(state)")
-            if state.hasPrefix("V1") { killedMidway += 1 }
-            #expect(try run(["migrate", store.path]) == "migrated", "round \(round): \(childErrors)")
-            #expect(try run(["check", store.path]) == "V3 \(migrated) \(migrated) ok", "round \(round) after migrating again")
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
+    @Test func aKilledMigrationLeavesTheOldVersionWholeAndMigratesNextTime() async throws {
+        try await HeavyTests.oneAtATime {
+            let folder = TestFolders.url("strata-crash")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let pristine = folder.appendingPathComponent("pristine.sqlite")
+            _ = try await run(["seed", pristine.path, String(Self.cows)])
+            #expect(try await run(["check", pristine.path]) == "V1 \(Self.cows) \(Self.cows) ok")
+            // How long a whole migration takes here, so kills land before, during and after it.
+            let timing = folder.appendingPathComponent("timing.sqlite")
+            try FileManager.default.copyItem(at: pristine, to: timing)
+            let start = Date()
+            #expect(try await run(["migrate", timing.path]) == "migrated")
+            let duration = max(Date().timeIntervalSince(start), 0.05)
+            let migrated = Self.cows - Self.cows / 10
+            var generator = SystemRandomNumberGenerator()
+            var killedMidway = 0
+            for round in 0..<Self.rounds {
+                let store = folder.appendingPathComponent("round-\(round).sqlite")
+                try FileManager.default.copyItem(at: pristine, to: store)
+                let child = try launch(["migrate", store.path])
+                try await Task.sleep(for: .seconds(Double.random(in: 0...(duration * 1.2), using: &generator)))
+                await CrashChild.kill(child)
+                let state = try await run(["check", store.path])
+                #expect(state == "V1 \(Self.cows) \(Self.cows) ok" || state == "V3 \(migrated) \(migrated) ok", "round \(round): \(state)")
+                if state.hasPrefix("V1") { killedMidway += 1 }
+                #expect(try await run(["migrate", store.path]) == "migrated", "round \(round): \(childErrors)")
+                #expect(try await run(["check", store.path]) == "V3 \(migrated) \(migrated) ok", "round \(round) after migrating again")
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
+            }
+            print("MigrationCrashTests: \(Self.rounds) rounds, \(killedMidway) killed before the migration committed, migration \(Int(duration * 1000)) ms")
         }
-        print("MigrationCrashTests: \(Self.rounds) rounds, \(killedMidway) killed before the migration committed, migration \(Int(duration * 1000)) ms")
     }
 }
 

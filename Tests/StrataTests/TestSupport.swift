@@ -2,11 +2,12 @@ import Foundation
 import StrataTestSupport
 @testable import Strata
 
-/// A stack over a fresh, empty store of the backend the suite runs against.
-func makeStack() throws -> DataStack {
+/// A stack over a fresh, empty store of the backend the suite runs against (on PostgreSQL, with
+/// `busyTimeout` for its transactions' wait for a writer, when given).
+func makeStack(busyTimeout: Duration? = nil) throws -> DataStack {
     TestLog.install()
     let stack = DataStack(Zoo.schemaHistory)
-    try stack.addStorageAndWait(freshStore())
+    try stack.addStorageAndWait(freshStore(busyTimeout: busyTimeout))
     return stack
 }
 

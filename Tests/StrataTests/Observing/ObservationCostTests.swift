@@ -28,10 +28,10 @@ struct ObservationCostTests {
     /// than a read context's objects and a registry entry, no more than the object itself, its
     /// registry entry and its array slot, and reading every attribute untracked allocates nothing. A registrar per
     /// object, made at once or on first read, would add what one registrar holds (136 bytes).
-    @Test(Sanitizers.absent) func aFetchNobodyTracksAllocatesNoObservationState() throws {
+    @Test(Sanitizers.absent) func aFetchNobodyTracksAllocatesNoObservationState() async throws {
         let url = temporaryStoreURL("Ledger.sqlite")
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let printed = try CrashChild.run(["allocations", url.path, "10000"])
+        let printed = try await CrashChild.run(["allocations", url.path, "10000"])
         let bytes = printed.split(separator: " ").compactMap { Double($0) }
         try #require(bytes.count == 5, "the child printed \(printed)")
         let (main, reader, reading, registrar, object) = (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4])
