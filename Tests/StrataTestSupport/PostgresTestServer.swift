@@ -167,8 +167,10 @@ public enum PostgresTestServer {
             folders.append(data)
         }
         // Shared memory segments in the data folder (`mmap`), not in /dev/shm, where a server
-        // stopped at once would leave them.
-        let options = "-k \(sockets) -c listen_addresses='' -c fsync=off -c max_connections=600 -c max_prepared_transactions=0 "
+        // stopped at once would leave them. 1,500 connections: a pass runs a hundred stacks at
+        // once (each keeps up to a dozen) beside eight child processes of eight writers; 600 ran
+        // out once tests no longer waited for each other's child processes.
+        let options = "-k \(sockets) -c listen_addresses='' -c fsync=off -c max_connections=1500 -c max_prepared_transactions=0 "
             + "-c dynamic_shared_memory_type=mmap \(extra)"
         let startArguments = ["-o", options, "-l", folder.appendingPathComponent("server.log").path, "-w", "-s", "start"]
         try run(tool("pg_ctl"), ["-D", data] + startArguments, asServerUser: true)
