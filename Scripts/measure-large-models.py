@@ -191,43 +191,47 @@ def main():
     failed = False
     runs = [(", ".join(os.path.basename(os.path.normpath(model)) for model in arguments.model), None)] if arguments.model \
         else [(size, tuple(int(part) for part in size.lower().split("x"))) for size in arguments.sizes.split(",")]
-    for size, dimensions in runs:
-        folder = os.path.join(arguments.keep, size.replace(", ", "+")) if arguments.keep else tempfile.mkdtemp(prefix="strata-large-")
-        shutil.rmtree(folder, ignore_errors=True)
-        os.makedirs(folder)
-        if dimensions:
-            entities, versions = dimensions
-            model = os.path.join(folder, "model")
-            subprocess.run([sys.executable, os.path.join(ROOT, "Scripts", "make-large-model.py"), model, str(entities), str(versions)], check=True)
-            app = os.path.join(folder, "LargeMigrator.swift")
-            with open(app, "w") as handle:
-                handle.write(migrator(entities, versions))
-            result = measure([model], [app], strata, modules, arguments.expression_limit_ms, folder, arguments.access, reference)
-            label = f"{entities} entities × {versions} versions"
-        else:
-            result = measure(arguments.model, arguments.app, strata, modules, arguments.expression_limit_ms, folder, arguments.access, reference)
-            label = size
-        ratio = f" {result['ratio']:.2f} |" if result["ratio"] is not None else ""
-        print(f"| {label} | {result['generate']:.2f} s | {result['bytes'] / 1e6:.2f} MB "
-              f"| {result['typecheck']:.1f} s | {result['memory']:.0f} MiB |{ratio}", flush=True)
-        if result["status"] != 0:
-            print(result["output"][-4000:])
-            print(f"type-check of {size} failed")
-            failed = True
-        for location, milliseconds in result["slow"]:
-            print(f"{location}: a generated expression took {milliseconds} ms to type-check (limit {arguments.expression_limit_ms} ms)")
-            failed = True
-        if arguments.max_ratio and result["ratio"] is not None and result["ratio"] > arguments.max_ratio:
-            print(f"type-check of {size} took {result['ratio']:.2f} times the reference's solver work, above "
-                  f"{arguments.max_ratio:.2f}: the generated code became harder to check")
-            failed = True
-        if arguments.max_memory_mb and result["memory"] > arguments.max_memory_mb:
-            print(f"type-check of {size} peaked at {result['memory']:.0f} MiB, above {arguments.max_memory_mb:.0f} MiB")
-            failed = True
-        if not arguments.keep:
+    # Removed however the script ends (a failed generation or count exits at once).
+    temporary = [os.path.dirname(reference)] if reference else []
+    try:
+        for size, dimensions in runs:
+            folder = os.path.join(arguments.keep, size.replace(", ", "+")) if arguments.keep else tempfile.mkdtemp(prefix="strata-large-")
             shutil.rmtree(folder, ignore_errors=True)
-    if reference:
-        shutil.rmtree(os.path.dirname(reference), ignore_errors=True)
+            os.makedirs(folder)
+            if not arguments.keep:
+                temporary.append(folder)
+            if dimensions:
+                entities, versions = dimensions
+                model = os.path.join(folder, "model")
+                subprocess.run([sys.executable, os.path.join(ROOT, "Scripts", "make-large-model.py"), model, str(entities), str(versions)], check=True)
+                app = os.path.join(folder, "LargeMigrator.swift")
+                with open(app, "w") as handle:
+                    handle.write(migrator(entities, versions))
+                result = measure([model], [app], strata, modules, arguments.expression_limit_ms, folder, arguments.access, reference)
+                label = f"{entities} entities × {versions} versions"
+            else:
+                result = measure(arguments.model, arguments.app, strata, modules, arguments.expression_limit_ms, folder, arguments.access, reference)
+                label = size
+            ratio = f" {result['ratio']:.2f} |" if result["ratio"] is not None else ""
+            print(f"| {label} | {result['generate']:.2f} s | {result['bytes'] / 1e6:.2f} MB "
+                  f"| {result['typecheck']:.1f} s | {result['memory']:.0f} MiB |{ratio}", flush=True)
+            if result["status"] != 0:
+                print(result["output"][-4000:])
+                print(f"type-check of {size} failed")
+                failed = True
+            for location, milliseconds in result["slow"]:
+                print(f"{location}: a generated expression took {milliseconds} ms to type-check (limit {arguments.expression_limit_ms} ms)")
+                failed = True
+            if arguments.max_ratio and result["ratio"] is not None and result["ratio"] > arguments.max_ratio:
+                print(f"type-check of {size} took {result['ratio']:.2f} times the reference's solver work, above "
+                      f"{arguments.max_ratio:.2f}: the generated code became harder to check")
+                failed = True
+            if arguments.max_memory_mb and result["memory"] > arguments.max_memory_mb:
+                print(f"type-check of {size} peaked at {result['memory']:.0f} MiB, above {arguments.max_memory_mb:.0f} MiB")
+                failed = True
+    finally:
+        for path in temporary:
+            shutil.rmtree(path, ignore_errors=True)
     sys.exit(1 if failed else 0)
 
 
