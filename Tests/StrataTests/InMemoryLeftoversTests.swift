@@ -44,10 +44,17 @@ struct InMemoryLeftoversTests {
     @Test func aRunningProcessesFolderIsLeftAlone() async throws {
         try await withChildTemporaryFolder { (folder: URL) async throws in
             let child = try CrashChild.launch(["in-memory", "wait"], temporaryFolder: folder)
-            _ = await CrashChild.read(child, until: "ready")
-            let running = try contents(folder)
-            let printed = try await CrashChild.run(["in-memory", "exit"], temporaryFolder: folder)
-            let after = try contents(folder)
+            // The waiting child is killed whatever happens (it would otherwise wait forever).
+            let running: [String], printed: String, after: [String]
+            do {
+                _ = await CrashChild.read(child, until: "ready")
+                running = try contents(folder)
+                printed = try await CrashChild.run(["in-memory", "exit"], temporaryFolder: folder)
+                after = try contents(folder)
+            } catch {
+                await CrashChild.kill(child)
+                throw error
+            }
             await CrashChild.kill(child)
             #expect(printed == "ready")
             #expect(after == running)
