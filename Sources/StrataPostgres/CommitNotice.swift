@@ -4,16 +4,26 @@ import Foundation
 import Strata
 import Synchronization
 
-/// What a commit's notification says: the committed transaction's id, then, after a space, the
-/// tables whose rows it changed as a JSON array of names (`741 ["Person","Dog"]`). A notice
-/// without the list (an earlier Strata's, a commit that changed relationships, or a list too long
-/// for a notification) says the tables are unknown, and a stack that hears it reads everything
-/// again, as it does for a commit it heard nothing of.
+/// What a commit's notification says: the committed transaction's id, then `+` and the id of the
+/// transaction that sent the notification (which PostgreSQL gives one, and which changes nothing),
+/// then, after a space, the tables whose rows the commit changed as a JSON array of names
+/// (`741+742 ["Person","Dog"]`). A notice without the list (a commit that changed relationships,
+/// or a list too long for a notification) says the tables are unknown, and a stack that hears it
+/// reads everything again, as it does for a commit it heard nothing of. An earlier Strata sent the
+/// notification inside the committing transaction, so its notices have no second id.
 struct CommitNotice: Equatable {
     /// The committed transaction's id.
     let id: Int64
+    /// The id of the transaction that sent the notification after the commit, if another one did.
+    let notifier: Int64?
     /// The tables the commit changed; nil when unknown.
     let tables: [String]?
+
+    /// The commits the notice tells of: its commit with its tables, and the transaction that sent
+    /// it, which changed no table.
+    var heardCommits: [HeardCommit] {
+        [HeardCommit(id: id, tables: tables)] + (notifier.map { [HeardCommit(id: $0, tables: [])] } ?? [])
+    }
 
     /// PostgreSQL's limit for a payload is 8,000 bytes; a longer list is left out.
     static let longestList = 7_900
@@ -45,7 +55,15 @@ struct CommitNotice: Equatable {
     /// The notice a payload carries; nil when it is not one.
     init?(payload: String) {
         let parts = payload.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let first = parts.first, let id = Int64(first) else { return nil }
+        guard let first = parts.first else { return nil }
+        let ids = first.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let id = Int64(ids[0]) else { return nil }
+        if ids.count == 2 {
+            guard let notifier = Int64(ids[1]) else { return nil }
+            self.notifier = notifier
+        } else {
+            notifier = nil
+        }
         self.id = id
         if parts.count == 2 {
             if let known = Self.decoded.withLock({ $0[parts[1]] }) {
@@ -60,8 +78,9 @@ struct CommitNotice: Equatable {
         }
     }
 
-    init(id: Int64, tables: [String]?) {
+    init(id: Int64, notifier: Int64? = nil, tables: [String]?) {
         self.id = id
+        self.notifier = notifier
         self.tables = tables
     }
 }

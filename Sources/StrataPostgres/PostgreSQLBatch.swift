@@ -87,24 +87,23 @@ final class PostgreSQLBatch: PostgreSQLBinding {
 
     /// Sends the waiting rows (the connection calls this before its next other statement).
     func send() throws(StrataError) {
-        _ = try send(followedBy: nil, binding: [])
+        _ = try send(followedBy: nil)
     }
 
     /// Sends the waiting rows in the statement that runs `select` (`WITH strata_write AS (the
     /// rows' statement) SELECT ...`): one round trip for both, such as a commit's last rows and
-    /// its mark. `select` is given the number of its first parameter, which `extra` binds, after
-    /// the rows' own. Nil when no rows waited or they went one statement each; `select` is then
-    /// the caller's to run.
-    func send(followedBy select: ((Int) -> String)?, binding extra: [String]) throws(StrataError) -> PostgreSQLConnection.Result? {
+    /// its mark. `select` binds no parameter. Nil when no rows waited or they went one statement
+    /// each; `select` is then the caller's to run.
+    func send(followedBy select: String?) throws(StrataError) -> PostgreSQLConnection.Result? {
         connection.didSend(self)
         guard count > 0 else { return nil }
         let rows = columns
         discard()
         // One row: its own statement, which the server plans in a fraction of the arrays' time.
         if rows.first?.count == 1 {
-            return try send(rowSQL, PostgreSQLValues.bindings(rows.map { $0[0] }), followedBy: select, binding: extra)
+            return try send(rowSQL, PostgreSQLValues.bindings(rows.map { $0[0] }), followedBy: select)
         }
-        var bindings = PostgresBindings(capacity: rows.count + extra.count)
+        var bindings = PostgresBindings(capacity: rows.count)
         for (column, values) in zip(write.columns, rows) {
             guard let array = PostgreSQLArray(column.type, values: values) else {
                 try sendOneByOne(rows)
@@ -112,16 +111,14 @@ final class PostgreSQLBatch: PostgreSQLBinding {
             }
             bindings.append(array, context: .default)
         }
-        return try send(batchSQL, bindings, followedBy: select, binding: extra)
+        return try send(batchSQL, bindings, followedBy: select)
     }
 
     /// Sends `statement` with its `bindings`, inside `WITH strata_write AS (...)` before `select`
-    /// when there is one (its parameters numbered after the statement's, bound to `extra`).
-    private func send(_ statement: String, _ bindings: PostgresBindings, followedBy select: ((Int) -> String)?,
-                      binding extra: [String]) throws(StrataError) -> PostgreSQLConnection.Result? {
-        var bindings = bindings
-        let sql = select.map { "WITH strata_write AS (" + statement + ") " + $0(bindings.count + 1) } ?? statement
-        if select != nil { for value in extra { bindings.append(value) } }
+    /// when there is one.
+    private func send(_ statement: String, _ bindings: PostgresBindings, followedBy select: String?) throws(StrataError)
+        -> PostgreSQLConnection.Result? {
+        let sql = select.map { "WITH strata_write AS (" + statement + ") " + $0 } ?? statement
         let result = try connection.send(PostgresQuery(unsafeSQL: sql, binds: bindings), as: write.sql)
         return select == nil ? nil : result
     }

@@ -9,8 +9,12 @@ import Synchronization
 /// reconnect) loses nothing.
 ///
 /// In the ``PostgreSQLStore/ExternalCommits/notified`` mode it listens for the notification every
-/// Strata writer sends as it commits, carrying the transaction's id: a poll with nothing heard
-/// costs no round trip, and one that heard only this stack's last commit finds nothing. In the
+/// Strata writer sends once it has committed, carrying the transaction's id: a poll with nothing
+/// heard costs no round trip, and one that heard only this stack's last commit finds nothing. A
+/// notification can go missing (its writer died between its commit and the notification), so at
+/// least every ``accountingInterval`` a poll reports a commit even when it heard none: the main
+/// context then starts a snapshot and accounts for every transaction completed since its last one,
+/// re-reading only when one of them was not heard of. In the
 /// ``PostgreSQLStore/ExternalCommits/polled`` mode (for engines without `LISTEN`) every poll reads
 /// the server's snapshot and finds a commit when transactions completed since the last poll
 /// besides this stack's. A connection that was lost is made again at the next poll (a listening
@@ -28,6 +32,11 @@ struct PostgreSQLCommitProbe: CommitProbe {
     private var heardCommits: [HeardCommit] = []
     /// Notices taken from the listener since the last poll, which the next poll reads first.
     private var unpolled: [CommitNotice?] = []
+    /// When a poll last reported a commit (notified mode).
+    private var lastReported = ContinuousClock.now
+    /// The longest a listening probe goes without reporting a commit, so that a notification that
+    /// never came delays its commit by this much at most.
+    static let accountingInterval = Duration.seconds(5)
 
     /// Rung as each notification arrives, so the watcher polls at once.
     private let doorbell: CommitDoorbell
@@ -43,10 +52,12 @@ struct PostgreSQLCommitProbe: CommitProbe {
             if mode == .notified {
                 let notices = unpolled + heard.take()
                 unpolled.removeAll()
-                heardCommits += notices.compactMap { $0.map { HeardCommit(id: $0.id, tables: $0.tables) } }
-                let foreign = notices.contains { notice in notice == nil || notice?.id != knownCount }
-                if foreign { try replicasMustSeeThePrimary(connection) }
-                return foreign ? .foreignCommit : .nothing
+                heardCommits += notices.compactMap { $0 }.flatMap(\.heardCommits)
+                let heardForeign = notices.contains { notice in notice == nil || notice?.id != knownCount }
+                guard heardForeign || ContinuousClock.now - lastReported >= Self.accountingInterval else { return .nothing }
+                lastReported = .now
+                try replicasMustSeeThePrimary(connection)
+                return .foreignCommit
             }
             let snapshot = try connection.snapshotMark()
             defer { last = (snapshot, knownCount) }
@@ -72,7 +83,7 @@ struct PostgreSQLCommitProbe: CommitProbe {
     mutating func commitsHeardSinceLastPoll() -> [HeardCommit] {
         guard mode == .notified else { return [] }
         unpolled += heard.take()
-        return unpolled.compactMap { $0.map { HeardCommit(id: $0.id, tables: $0.tables) } }
+        return unpolled.compactMap { $0 }.flatMap(\.heardCommits)
     }
 
     mutating func takeHeardCommits() -> [HeardCommit] {

@@ -39,11 +39,15 @@ final class PostgreSQLConnection: DatabaseConnection {
     private(set) var isInTransaction = false
     /// Rows changed by the last statement.
     private(set) var changes = 0
-    /// How many statements this connection sent, each a round trip (what a test counts).
+    /// How many statements this connection sent (what a test counts): each a round trip waited
+    /// for, except a commit's notification.
     private(set) var statementsSent = 0
     /// Whether committing a write transaction notifies ``commitChannel``'s listeners (the
     /// store's ``PostgreSQLStore/ExternalCommits/notified`` mode).
     var notifiesCommits = false
+    /// The notice of the open transaction's commit (see ``markCommit(tables:)``), which
+    /// ``commit()`` sends; cleared by `BEGIN` and `ROLLBACK`.
+    private var noticeAfterCommit: (id: Int64, suffix: String)?
     /// The error of the statement that aborted the open transaction, if one did: PostgreSQL then
     /// refuses every later statement (SQLSTATE 25P02) until the transaction ends.
     private var abortedBy: StrataError?
@@ -298,6 +302,7 @@ final class PostgreSQLConnection: DatabaseConnection {
         case "BEGIN":
             isInTransaction = true
             abortedBy = nil
+            noticeAfterCommit = nil
             if sessionless, !transactionSettings.isEmpty { try applyTransactionSettings() }
         case "COMMIT", "ROLLBACK":
             isInTransaction = false
@@ -344,26 +349,26 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// PostgreSQL's writers run side by side.
     var writesSideBySide: Bool { true }
 
-    /// The transaction's id (assigned by its first write), in the statement that also notifies
-    /// ``commitChannel``'s listeners with it, and with the `tables` it changed, when the store
-    /// notifies (PostgreSQL delivers the notification when, and only if, the transaction commits;
-    /// see ``CommitNotice``). Rows of a batched write still waiting go in the same statement, so a
-    /// one-object transaction takes three round trips: `BEGIN`, its row with this mark, `COMMIT`.
+    /// The transaction's id (assigned by its first write); when the store notifies, the notice
+    /// that ``commit()`` sends once the transaction has committed (the id, and the `tables` it
+    /// changed; see ``CommitNotice``). Rows of a batched write still waiting go in the same
+    /// statement, so a one-object transaction waits for three round trips: `BEGIN`, its row with
+    /// this mark, `COMMIT`.
+    ///
+    /// The notification is not sent inside the transaction: PostgreSQL holds a lock of the whole
+    /// database from the commit of a transaction that sent one until that commit is on disk, so
+    /// writers that notified as they committed would commit one at a time, each waiting for the
+    /// previous one's disk write.
     func markCommit(tables: [String]?) throws(StrataError) -> Int64 {
-        let id = "CAST(CAST(pg_current_xact_id() AS text) AS bigint)"
-        let suffix = CommitNotice.suffix(tables: tables)
-        let select = { (parameter: Int) in
-            self.notifiesCommits
-                ? "SELECT \(id), pg_notify('\(Self.commitChannel)', CAST(pg_current_xact_id() AS text) || $\(parameter))" : "SELECT \(id)"
-        }
-        let extra: [String] = notifiesCommits ? [suffix] : []
+        let select = "SELECT CAST(CAST(pg_current_xact_id() AS text) AS bigint)"
         var fused: Result?
-        if let pending, !isBroken { fused = try pending.send(followedBy: select, binding: extra) }
+        if let pending, !isBroken { fused = try pending.send(followedBy: select) }
         let result: Result
-        if let fused { result = fused } else { result = try query(select(1), extra.map { .text($0) }) }
+        if let fused { result = fused } else { result = try query(select) }
         guard let value = result.rows.first?.first, let mark = Int64(sqlValue: value) else {
-            throw .server(code: "?", message: "the server did not return the transaction's id", sql: select(1))
+            throw .server(code: "?", message: "the server did not return the transaction's id", sql: select)
         }
+        if notifiesCommits { noticeAfterCommit = (mark, CommitNotice.suffix(tables: tables)) }
         return mark
     }
 
@@ -392,7 +397,10 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// `COMMIT`; on a writer of a store with replicas, then the log position the commit reached,
     /// which the replicas must replay before they serve this stack's reads.
     func commit() throws(StrataError) {
+        let notice = noticeAfterCommit
+        noticeAfterCommit = nil
         try execute("COMMIT")
+        if let notice { announce(notice) }
         guard let router = commitsSeenBy else { return }
         do {
             router.mustSee(try insertPosition())
@@ -444,8 +452,28 @@ final class PostgreSQLConnection: DatabaseConnection {
         try execute("LISTEN " + Self.commitChannel)
     }
 
+    /// Tells ``commitChannel``'s listeners of the commit just made, in a statement of its own
+    /// (a transaction of its own, which writes nothing to disk), without waiting for its answer:
+    /// the connection's next statement goes after it. A notice that never arrives (this process
+    /// died just after its commit, or the connection did) is made up for by the listening stacks,
+    /// which account for every transaction their snapshots see complete (see
+    /// `PostgreSQLCommitProbe`).
+    private func announce(_ notice: (id: Int64, suffix: String)) {
+        guard !isBroken else { return }
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(String(notice.id))
+        bindings.append(notice.suffix)
+        statementsSent += 1
+        // The notifying transaction gets an id of its own; the notice names it, so that listeners
+        // know it changed nothing.
+        let sql = "SELECT pg_notify('" + Self.commitChannel + "', $1 || '+' || CAST(pg_current_xact_id() AS text) || $2)"
+        let query = PostgresQuery(unsafeSQL: sql, binds: bindings)
+        _ = connection.query(query, logger: Self.quietLogger)
+    }
+
     /// `ROLLBACK`, dropping the rows of batched writes not sent yet.
     func rollback() throws(StrataError) {
+        noticeAfterCommit = nil
         dropPendingRows()
         try execute("ROLLBACK")
     }

@@ -33,6 +33,25 @@ struct PostgreSQLListenerLossTests {
         #expect(monitor.objects.map(\.sku) == ["A", "B"])
     }
 
+    /// A commit whose notification never came (its writer died between the commit and the
+    /// notification; here another program's commit, which sends none) reaches the monitors all the
+    /// same: a listening stack accounts for every completed transaction at least every 5 seconds.
+    @Test func aCommitWhoseNotificationNeverCameReachesTheMonitors() async throws {
+        let server = try Postgres.server()
+        let (database, url) = try Postgres.newDatabase("unheard")
+        let writing = DataStack(Shop.schemaHistory, externalCommitCheckInterval: nil)
+        try await writing.addStorage(PostgreSQLStore(url: url))
+        try await writing.perform { transaction in transaction.create(Into<Product>()).sku = "A" }
+        let watching = DataStack(Shop.schemaHistory, externalCommitCheckInterval: .milliseconds(100))
+        try await watching.addStorage(PostgreSQLStore(url: url))
+        let monitor = try watching.monitorList(From<Product>().orderBy(.ascending(\.sku)))
+        var updates = monitor.updates.makeAsyncIterator()
+        _ = try await server.listeningSession(in: database)
+        try server.psql("UPDATE \"Product\" SET stock = 9", database: database)
+        while monitor.objects.first?.stock != 9, try await updates.next() != nil {}
+        #expect(monitor.objects.map(\.stock) == [9])
+    }
+
     /// The server stopped, so the first tries to listen again fail: the stack keeps trying (soon,
     /// not an interval later) and listens once the server is back.
     @Test func aListenerWhoseServerStoppedListensAgainOnceItIsBack() async throws {

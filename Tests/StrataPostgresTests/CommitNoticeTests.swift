@@ -15,9 +15,17 @@ struct CommitNoticeTests {
         let tables = ["Person", "Dog Owner", "quote\"d", "comma,name", "ü"]
         let payload = "741" + CommitNotice.suffix(tables: tables)
         #expect(CommitNotice(payload: payload) == CommitNotice(id: 741, tables: tables))
-        // Unknown tables: the id alone, as an earlier Strata sends it.
+        // Unknown tables: the id alone.
         #expect(CommitNotice.suffix(tables: nil).isEmpty)
         #expect(CommitNotice(payload: "741") == CommitNotice(id: 741, tables: nil))
+    }
+
+    @Test func aNoticeSentAfterItsCommitAlsoNamesTheTransactionThatSentIt() {
+        let notice = CommitNotice(payload: "741+742" + CommitNotice.suffix(tables: ["Person"]))
+        #expect(notice == CommitNotice(id: 741, notifier: 742, tables: ["Person"]))
+        // The sender changed nothing; an earlier Strata's notice (sent inside its commit) names none.
+        #expect(notice?.heardCommits == [HeardCommit(id: 741, tables: ["Person"]), HeardCommit(id: 742, tables: [])])
+        #expect(CommitNotice(payload: "741 []")?.heardCommits == [HeardCommit(id: 741, tables: [])])
     }
 
     @Test func aListTooLongForANotificationIsLeftOut() {
@@ -25,7 +33,7 @@ struct CommitNoticeTests {
         #expect(CommitNotice.suffix(tables: tables).isEmpty)
     }
 
-    @Test(arguments: ["", "x", "12x", "12 [", "12 {\"a\":1}", " 12"])
+    @Test(arguments: ["", "x", "12x", "12 [", "12 {\"a\":1}", " 12", "12+", "12+x", "+12", "12+13+14"])
     func aPayloadThatIsNoNoticeIsRefused(payload: String) {
         #expect(CommitNotice(payload: payload) == nil)
     }
@@ -51,7 +59,10 @@ struct CommitNoticeTests {
             try listener.execute("SELECT 1")
             usleep(5_000)
         }
-        #expect(heard.withLock { $0 } == [CommitNotice(id: id, tables: ["t"])])
+        let notices = heard.withLock { $0 }
+        #expect(notices.map { $0?.id } == [id] && notices.map { $0?.tables } == [["t"]])
+        // Sent once the commit was made, by a transaction of its own.
+        #expect(try #require(notices.first??.notifier) > id)
     }
 }
 #endif
