@@ -86,8 +86,9 @@ public struct PostgreSQLStore: StorageInterface {
     /// so that its main context and monitors catch up (every
     /// `DataStack.externalCommitCheckInterval`).
     public enum ExternalCommits: Sendable, Equatable {
-        /// Writers send a `NOTIFY` as they commit and each stack `LISTEN`s: a check with nothing
-        /// new costs no round trip. The default.
+        /// Writers send a `NOTIFY` once they have committed and each stack `LISTEN`s: a check with
+        /// nothing new costs no round trip, and one at least every 5 s takes a new snapshot, which
+        /// finds a commit whose notification went missing. The default.
         case notified
         /// Each check reads the server's snapshot (one small query), for engines that speak
         /// PostgreSQL's protocol without `LISTEN`/`NOTIFY`. Every app server of a database must
