@@ -23,6 +23,9 @@ struct PostgreSQLBackend: ServerBackend {
     let directAddress: PostgreSQLAddress?
     /// Where reads go when the store has replicas (nil: every read goes to ``address``).
     let router: ReplicaRouter?
+    /// What tells the stacks that listen of the writers' commits (nil: the store's
+    /// ``PostgreSQLStore/ExternalCommits/polled`` mode, in which nothing does).
+    let announcer: CommitAnnouncer?
 
     var dialect: SQLDialect { .postgresql }
 
@@ -62,9 +65,14 @@ struct PostgreSQLBackend: ServerBackend {
     func writer() throws(StrataError) -> any DatabaseConnection {
         let connection = try connect()
         connection.commitsSeenBy = router
-        connection.notifiesCommits = externalCommits == .notified
+        connection.announcer = announcer
         try connection.setLockTimeout(milliseconds: busyTimeoutMilliseconds)
         return connection
+    }
+
+    /// Sends the notification of the last commits, and closes the announcer's connection.
+    func close() {
+        announcer?.close()
     }
 
     func commitProbe(doorbell: CommitDoorbell) -> (any CommitProbe)? {

@@ -53,7 +53,11 @@ struct PostgreSQLCommitProbe: CommitProbe {
                 let notices = unpolled + heard.take()
                 unpolled.removeAll()
                 heardCommits += notices.compactMap { $0 }.flatMap(\.heardCommits)
-                let heardForeign = notices.contains { notice in notice == nil || notice?.id != knownCount }
+                let heardForeign = notices.contains { notice in
+                    guard let notice else { return true }
+                    // This stack's own commits, gathered several to a notice, are not foreign.
+                    return notice.commitIDs.contains { id in id != knownCount && backend.announcer?.isOwn(id) != true }
+                }
                 guard heardForeign || ContinuousClock.now - lastReported >= Self.accountingInterval else { return .nothing }
                 lastReported = .now
                 try replicasMustSeeThePrimary(connection)

@@ -40,13 +40,13 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// Rows changed by the last statement.
     private(set) var changes = 0
     /// How many statements this connection sent (what a test counts): each a round trip waited
-    /// for, except a commit's notification.
+    /// for, except a notification of commits.
     private(set) var statementsSent = 0
-    /// Whether committing a write transaction notifies ``commitChannel``'s listeners (the
-    /// store's ``PostgreSQLStore/ExternalCommits/notified`` mode).
-    var notifiesCommits = false
+    /// What tells ``commitChannel``'s listeners of a write transaction's commit (the store's
+    /// ``PostgreSQLStore/ExternalCommits/notified`` mode); nil: nothing does.
+    var announcer: CommitAnnouncer?
     /// The notice of the open transaction's commit (see ``markCommit(tables:)``), which
-    /// ``commit()`` sends; cleared by `BEGIN` and `ROLLBACK`.
+    /// ``commit()`` hands to the ``announcer``; cleared by `BEGIN` and `ROLLBACK`.
     private var noticeAfterCommit: (id: Int64, suffix: String)?
     /// The error of the statement that aborted the open transaction, if one did: PostgreSQL then
     /// refuses every later statement (SQLSTATE 25P02) until the transaction ends.
@@ -350,8 +350,8 @@ final class PostgreSQLConnection: DatabaseConnection {
     var writesSideBySide: Bool { true }
 
     /// The transaction's id (assigned by its first write); when the store notifies, the notice
-    /// that ``commit()`` sends once the transaction has committed (the id, and the `tables` it
-    /// changed; see ``CommitNotice``). Rows of a batched write still waiting go in the same
+    /// that ``commit()`` hands to the ``announcer`` once the transaction has committed (the id,
+    /// and the `tables` it changed; see ``CommitNotice``). Rows of a batched write still waiting go in the same
     /// statement, so a one-object transaction waits for three round trips: `BEGIN`, its row with
     /// this mark, `COMMIT`.
     ///
@@ -368,7 +368,7 @@ final class PostgreSQLConnection: DatabaseConnection {
         guard let value = result.rows.first?.first, let mark = Int64(sqlValue: value) else {
             throw .server(code: "?", message: "the server did not return the transaction's id", sql: select)
         }
-        if notifiesCommits { noticeAfterCommit = (mark, CommitNotice.suffix(tables: tables)) }
+        if announcer != nil { noticeAfterCommit = (mark, CommitNotice.suffix(tables: tables)) }
         return mark
     }
 
@@ -400,7 +400,7 @@ final class PostgreSQLConnection: DatabaseConnection {
         let notice = noticeAfterCommit
         noticeAfterCommit = nil
         try execute("COMMIT")
-        if let notice { announce(notice) }
+        if let notice { announcer?.announce(notice.id, suffix: notice.suffix) }
         guard let router = commitsSeenBy else { return }
         do {
             router.mustSee(try insertPosition())
@@ -452,23 +452,22 @@ final class PostgreSQLConnection: DatabaseConnection {
         try execute("LISTEN " + Self.commitChannel)
     }
 
-    /// Tells ``commitChannel``'s listeners of the commit just made, in a statement of its own
-    /// (a transaction of its own, which writes nothing to disk), without waiting for its answer:
-    /// the connection's next statement goes after it. A notice that never arrives (this process
-    /// died just after its commit, or the connection did) is made up for by the listening stacks,
-    /// which account for every transaction their snapshots see complete (see
-    /// `PostgreSQLCommitProbe`).
-    private func announce(_ notice: (id: Int64, suffix: String)) {
-        guard !isBroken else { return }
+    /// Sends a notification of commits to ``commitChannel``'s listeners (see ``CommitNotice``):
+    /// `first`, the id of its first commit, then the notifying transaction's own id, then `rest`.
+    /// The statement is a transaction of its own, which writes nothing to disk; its answer is not
+    /// waited for, and the connection's next statement goes after it. The future completes with
+    /// the answer, or the failure.
+    @discardableResult
+    func sendCommitNotice(_ first: Int64, rest: String) -> EventLoopFuture<Void> {
+        guard !isBroken else { return connection.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel) }
         var bindings = PostgresBindings(capacity: 2)
-        bindings.append(String(notice.id))
-        bindings.append(notice.suffix)
+        bindings.append(String(first))
+        bindings.append(rest)
         statementsSent += 1
         // The notifying transaction gets an id of its own; the notice names it, so that listeners
         // know it changed nothing.
         let sql = "SELECT pg_notify('" + Self.commitChannel + "', $1 || '+' || CAST(pg_current_xact_id() AS text) || $2)"
-        let query = PostgresQuery(unsafeSQL: sql, binds: bindings)
-        _ = connection.query(query, logger: Self.quietLogger)
+        return connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: Self.quietLogger).map { _ in }
     }
 
     /// `ROLLBACK`, dropping the rows of batched writes not sent yet.

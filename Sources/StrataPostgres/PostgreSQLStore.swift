@@ -135,9 +135,13 @@ extension PostgreSQLStore: ServerStorage {
         }
         let replicaAddresses = try replicas.map { (url: String) throws(StrataError) in try PostgreSQLAddress(url: url) }
         let router = replicaAddresses.isEmpty ? nil : ReplicaRouter(replicas: replicaAddresses, maximumLag: maximumReplicaLag)
-        return PostgreSQLBackend(address: try PostgreSQLAddress(url: url), schema: schema, externalCommits: externalCommits,
+        let address = try PostgreSQLAddress(url: url)
+        let announcer = externalCommits == .notified ? CommitAnnouncer(idleTimeout: idleTimeout) { [sessionless] () throws(StrataError) in
+            try PostgreSQLConnection.connect(address, sessionless: sessionless)
+        } : nil
+        return PostgreSQLBackend(address: address, schema: schema, externalCommits: externalCommits,
                                  busyTimeoutMilliseconds: milliseconds, maximumWriters: maximumWriters, idleTimeout: idleTimeout, sessionless: sessionless,
-                                 directAddress: directAddress, router: router)
+                                 directAddress: directAddress, router: router, announcer: announcer)
     }
 }
 #endif

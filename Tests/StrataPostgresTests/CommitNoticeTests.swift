@@ -33,7 +33,16 @@ struct CommitNoticeTests {
         #expect(CommitNotice.suffix(tables: tables).isEmpty)
     }
 
-    @Test(arguments: ["", "x", "12x", "12 [", "12 {\"a\":1}", " 12", "12+", "12+x", "+12", "12+13+14"])
+    @Test func aNoticeMayTellOfMoreCommitsOneALine() {
+        let payload = "741+750" + CommitNotice.suffix(tables: ["Person"]) + "\n745" + CommitNotice.suffix(tables: ["Line\nbreak"]) + "\n749"
+        let notice = CommitNotice(payload: payload)
+        #expect(notice?.commitIDs == [741, 745, 749])
+        #expect(notice?.heardCommits == [HeardCommit(id: 741, tables: ["Person"]), HeardCommit(id: 745, tables: ["Line\nbreak"]),
+                                         HeardCommit(id: 749, tables: nil), HeardCommit(id: 750, tables: [])])
+    }
+
+    @Test(arguments: ["", "x", "12x", "12 [", "12 {\"a\":1}", " 12", "12+", "12+x", "+12", "12+13+14",
+                      "12+13\n", "12+13\n14+15", "12+13\nx", "12+13\n14 [", "12\n\n13"])
     func aPayloadThatIsNoNoticeIsRefused(payload: String) {
         #expect(CommitNotice(payload: payload) == nil)
     }
@@ -44,7 +53,7 @@ struct CommitNoticeTests {
         let heard = Mutex<[CommitNotice?]>([])
         try listener.listenForCommits({ notice in heard.withLock { $0.append(notice) } }, closed: {})
         let writer = try PostgreSQLConnection.connect(PostgreSQLAddress(url: url))
-        writer.notifiesCommits = true
+        writer.announcer = CommitAnnouncer(idleTimeout: nil) { () throws(StrataError) in try PostgreSQLConnection.connect(PostgreSQLAddress(url: url)) }
         try writer.execute("CREATE TABLE t (id bigint PRIMARY KEY)")
         try writer.beginWriteTransaction()
         try writer.query("INSERT INTO t VALUES (1)")

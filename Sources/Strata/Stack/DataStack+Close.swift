@@ -14,7 +14,8 @@ extension DataStack {
     ///   ``StrataError/stackClosed(model:)`` after the changes of the last commits;
     /// - every ``changes`` sequence ends;
     /// - the main context, the writers, the pooled readers, the watcher of other processes'
-    ///   commits and the row-id reservations close their connections;
+    ///   commits and the row-id reservations close their connections; a PostgreSQL store sends
+    ///   the notification of its last commits and closes the connection it sends them on;
     /// - main-context fetches and new monitors throw ``StrataError/stackClosed(model:)``.
     ///
     /// The main context answers fetches until the work admitted before the call has finished
@@ -42,6 +43,12 @@ extension DataStack {
         // The writers last: the last connection to a SQLite file to close folds its write-ahead
         // log into it, which a read-only connection cannot do.
         await writer.closeAllConnections()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                for storage in core.storages { storage.backend.close() }
+                done.resume()
+            }
+        }
         core.changes.finishAll()
         log(.notice, "closed the stack of \(schemaHistory.modelName) \(schemaHistory.currentVersion.name)")
     }

@@ -30,6 +30,11 @@ package protocol StoreBackend: Sendable {
     /// unused before it is closed; nil to keep it (a SQLite file's connections cost the server
     /// nothing).
     var idleTimeout: Duration? { get }
+
+    /// Closes what the backend itself holds (not the connections it made, which their users
+    /// close), once the stack's writers have closed theirs: the stack is closing. It may wait for
+    /// a server, so it is never called on Swift concurrency's threads.
+    func close()
 }
 
 extension StoreBackend {
@@ -41,6 +46,9 @@ extension StoreBackend {
 
     /// Kept open.
     package var idleTimeout: Duration? { nil }
+
+    /// Holds nothing of its own.
+    package func close() {}
 }
 
 /// Hands out row ids that no other connection, stack or process is given: blocks the server
