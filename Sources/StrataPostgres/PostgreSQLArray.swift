@@ -63,6 +63,28 @@ struct PostgreSQLArray: PostgresDynamicTypeEncodable {
             }
         }
 
+        /// Writes a value in this element type's binary form (a decimal's text as `text`), and
+        /// returns how many bytes it wrote (none for null).
+        func write(_ value: SQLValue, into buffer: inout ByteBuffer) -> Int {
+            switch value {
+            case .null:
+                return 0
+            case .integer(let number):
+                switch self {
+                case .bool: return buffer.writeInteger(UInt8(number))
+                case .int2: return buffer.writeInteger(Int16(number))
+                case .int4: return buffer.writeInteger(Int32(number))
+                default: return buffer.writeInteger(number)
+                }
+            case .real(let number):
+                return self == .float4 ? buffer.writeInteger(Float(number).bitPattern) : buffer.writeInteger(number.bitPattern)
+            case .text(let text):
+                return buffer.writeString(text)
+            case .blob(let bytes):
+                return buffer.writeBytes(bytes)
+            }
+        }
+
         /// Whether `value` can be written as this element exactly as the server would read it
         /// from the value's text.
         func accepts(_ value: SQLValue) -> Bool {
@@ -103,31 +125,14 @@ struct PostgreSQLArray: PostgresDynamicTypeEncodable {
         buffer.writeInteger(Int32(values.count))                        // length of the dimension
         buffer.writeInteger(Int32(1))                                   // its lower bound
         for value in values {
-            switch value {
-            case .null:
+            guard !value.isNull else {
                 buffer.writeInteger(Int32(-1))
-            case .integer(let number):
-                switch element {
-                case .bool: buffer.writeInteger(Int32(1)); buffer.writeInteger(UInt8(number))
-                case .int2: buffer.writeInteger(Int32(2)); buffer.writeInteger(Int16(number))
-                case .int4: buffer.writeInteger(Int32(4)); buffer.writeInteger(Int32(number))
-                default: buffer.writeInteger(Int32(8)); buffer.writeInteger(number)
-                }
-            case .real(let number):
-                if element == .float4 {
-                    buffer.writeInteger(Int32(4)); buffer.writeInteger(Float(number).bitPattern)
-                } else {
-                    buffer.writeInteger(Int32(8)); buffer.writeInteger(number.bitPattern)
-                }
-            case .text(let text):
-                let lengthIndex = buffer.writerIndex
-                buffer.writeInteger(Int32(0))
-                let written = buffer.writeString(text)
-                buffer.setInteger(Int32(written), at: lengthIndex)
-            case .blob(let bytes):
-                buffer.writeInteger(Int32(bytes.count))
-                buffer.writeBytes(bytes)
+                continue
             }
+            let lengthIndex = buffer.writerIndex
+            buffer.writeInteger(Int32(0))
+            let written = element.write(value, into: &buffer)
+            buffer.setInteger(Int32(written), at: lengthIndex)
         }
     }
 }

@@ -22,6 +22,12 @@ final class PostgreSQLBatch: PostgreSQLBinding {
     let write: BatchedWrite
     /// One row's statement, placeholders numbered.
     private let rowSQL: String
+    /// The same, to be prepared: a decimal's parameter is its text (`CAST(CAST($3 AS text) AS
+    /// numeric)`), since a prepared statement's values go in binary and a decimal's text is not
+    /// `numeric`'s binary form.
+    private let preparedRowSQL: String
+    /// The parameters' types, as a prepared statement sends them.
+    private let parameterTypes: [PostgreSQLArray.Element]
     /// The statement of many rows.
     private let batchSQL: String
     /// The row being bound.
@@ -36,6 +42,11 @@ final class PostgreSQLBatch: PostgreSQLBinding {
         self.connection = connection
         self.write = write
         rowSQL = PostgreSQLPlaceholders.numbered(write.sql).text
+        let types = write.columns.map { PostgreSQLArray.Element($0.type) }
+        parameterTypes = types
+        preparedRowSQL = PostgreSQLPlaceholders.numbered(write.sql) { index in
+            types.indices.contains(index - 1) && types[index - 1] == .numeric ? "CAST(CAST($\(index) AS text) AS numeric)" : "$\(index)"
+        }.text
         batchSQL = Self.statement(write)
         arguments = Array(repeating: .null, count: write.columns.count)
         columns = Array(repeating: [], count: write.columns.count)
@@ -87,21 +98,29 @@ final class PostgreSQLBatch: PostgreSQLBinding {
 
     /// Sends the waiting rows (the connection calls this before its next other statement).
     func send() throws(StrataError) {
-        _ = try send(followedBy: nil)
+        _ = try send(returning: nil)
     }
 
-    /// Sends the waiting rows in the statement that runs `select` (`WITH strata_write AS (the
-    /// rows' statement) SELECT ...`): one round trip for both, such as a commit's last rows and
-    /// its mark. `select` binds no parameter. Nil when no rows waited or they went one statement
-    /// each; `select` is then the caller's to run.
-    func send(followedBy select: String?) throws(StrataError) -> PostgreSQLConnection.Result? {
+    /// Sends the waiting rows in a statement that also returns one row of `expression`, such as a
+    /// commit's last rows and its mark: one round trip for both. `expression` binds no parameter.
+    /// Nil when no rows waited or they went one statement each; `expression` is then the
+    /// caller's to select.
+    func send(returning expression: String?) throws(StrataError) -> PostgreSQLConnection.Result? {
         connection.didSend(self)
         guard count > 0 else { return nil }
         let rows = columns
         discard()
-        // One row: its own statement, which the server plans in a fraction of the arrays' time.
+        // One row: its own statement, which the server plans in a fraction of the arrays' time,
+        // prepared (planned once per connection) where it can be.
         if rows.first?.count == 1 {
-            return try send(rowSQL, PostgreSQLValues.bindings(rows.map { $0[0] }), followedBy: select)
+            let values = rows.map { $0[0] }
+            let oneInsert = write.kind == .insert
+            let prepared = Self.statement(preparedRowSQL, returning: expression, oneInsertedRow: oneInsert)
+            if let result = try connection.runPrepared(prepared, values, types: parameterTypes, as: write.sql) {
+                return expression == nil ? nil : result
+            }
+            return try send(Self.statement(rowSQL, returning: expression, oneInsertedRow: oneInsert), PostgreSQLValues.bindings(values),
+                            returning: expression)
         }
         var bindings = PostgresBindings(capacity: rows.count)
         for (column, values) in zip(write.columns, rows) {
@@ -111,16 +130,23 @@ final class PostgreSQLBatch: PostgreSQLBinding {
             }
             bindings.append(array, context: .default)
         }
-        return try send(batchSQL, bindings, followedBy: select)
+        return try send(Self.statement(batchSQL, returning: expression, oneInsertedRow: false), bindings, returning: expression)
     }
 
-    /// Sends `statement` with its `bindings`, inside `WITH strata_write AS (...)` before `select`
-    /// when there is one.
-    private func send(_ statement: String, _ bindings: PostgresBindings, followedBy select: String?) throws(StrataError)
+    /// `statement`, returning one row of `expression` when there is one: by `RETURNING` when the
+    /// statement inserts exactly one row (cheaper for the server), otherwise as
+    /// `WITH strata_write AS (statement) SELECT expression`, which returns its row whatever the
+    /// statement changed.
+    static func statement(_ statement: String, returning expression: String?, oneInsertedRow: Bool) -> String {
+        guard let expression else { return statement }
+        return oneInsertedRow ? statement + " RETURNING " + expression : "WITH strata_write AS (" + statement + ") SELECT " + expression
+    }
+
+    /// Sends `sql` with its `bindings`; its rows when it returns `expression`'s.
+    private func send(_ sql: String, _ bindings: PostgresBindings, returning expression: String?) throws(StrataError)
         -> PostgreSQLConnection.Result? {
-        let sql = select.map { "WITH strata_write AS (" + statement + ") " + $0 } ?? statement
         let result = try connection.send(PostgresQuery(unsafeSQL: sql, binds: bindings), as: write.sql)
-        return select == nil ? nil : result
+        return expression == nil ? nil : result
     }
 
     /// Forgets the waiting rows (their transaction rolled back).

@@ -28,7 +28,10 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// The schema its statements name tables in (first of its search path), or nil for the
     /// server's default search path.
     private(set) var schema: String?
-    private let connection: PostgresConnection
+    /// postgres-nio's connection.
+    let connection: PostgresConnection
+    /// The named statements prepared on this connection (see `runPrepared`).
+    let preparedStatements = PreparedStatements()
     private var isClosed = false
     private var cache: [String: PostgreSQLStatement] = [:]
     private var batches: [String: PostgreSQLBatch] = [:]
@@ -91,10 +94,10 @@ final class PostgreSQLConnection: DatabaseConnection {
         self.connection = connection
         self.sessionless = sessionless
         connection.closeFuture.whenComplete { [inFlight] _ in
-            inFlight.withLockedValue { promise in
-                defer { promise = nil }
-                return promise
-            }?.fail(ChannelError.ioOnClosedChannel)
+            inFlight.withLockedValue { fail in
+                defer { fail = nil }
+                return fail
+            }?()
         }
     }
 
@@ -102,13 +105,14 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// leaves a statement unanswered for good when the channel closes just as it is sent (seen
     /// when a server stopped right after a new connection logged in): with this, the statement
     /// fails, and its transaction with ``StrataError/connectionLost(server:database:)``.
-    private let inFlight = NIOLockedValueBox<EventLoopPromise<PostgresQueryResult>?>(nil)
+    /// What fails it (nil when no statement is waited for).
+    private let inFlight = NIOLockedValueBox<(@Sendable () -> Void)?>(nil)
 
     /// `pending`, or a failure as soon as the connection closes, whichever comes first (NIO keeps
     /// the first completion of a promise and ignores the other).
-    private func answerOrClose(_ pending: EventLoopFuture<PostgresQueryResult>) -> EventLoopFuture<PostgresQueryResult> {
-        let promise = pending.eventLoop.makePromise(of: PostgresQueryResult.self)
-        inFlight.withLockedValue { $0 = promise }
+    private func answerOrClose<Answer: Sendable>(_ pending: EventLoopFuture<Answer>) -> EventLoopFuture<Answer> {
+        let promise = pending.eventLoop.makePromise(of: Answer.self)
+        inFlight.withLockedValue { $0 = { promise.fail(ChannelError.ioOnClosedChannel) } }
         pending.whenComplete { promise.completeWith($0) }
         // A close before the promise was in place has already run its callback.
         if connection.isClosed { promise.fail(ChannelError.ioOnClosedChannel) }
@@ -266,38 +270,8 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// Sends one statement and waits for its rows; errors name `original`.
     @discardableResult
     func send(_ query: PostgresQuery, as original: String) throws(StrataError) -> Result {
-        guard !isBroken else {
-            // postgres-nio would wait for an answer that never comes on a closed channel.
-            isInTransaction = false
-            dropPendingRows()
-            throw .connectionLost(server: server, database: address.database)
-        }
-        let answer: PostgresQueryResult
-        statementsSent += 1
-        do {
-            let pending = answerOrClose(connection.query(query, logger: Self.quietLogger))
-            defer { inFlight.withLockedValue { $0 = nil } }
-            // Behind a pooler in transaction mode, an answer that never comes closes the
-            // connection (a restarted PgBouncer was seen to leave a new client's statement
-            // unanswered for good), so the transaction fails with `connectionLost` instead.
-            let limit = answerLimit ?? (sessionless ? Self.poolerAnswerLimit : nil)
-            let watchdog = limit.map { limit in
-                pending.eventLoop.scheduleTask(in: limit) { [connection] in _ = connection.close() as EventLoopFuture<Void> }
-            }
-            defer { watchdog?.cancel() }
-            answer = try pending.wait()
-        } catch {
-            // A FATAL error (a terminated backend, a server shutting down) ends the session; the
-            // socket's close may not have been seen yet, so this side closes it now.
-            if Self.endsTheSession(error) { close() }
-            if isBroken {
-                isInTransaction = false
-                dropPendingRows()
-            }
-            let reported = failure(error, sql: original)
-            if isInTransaction, abortedBy == nil { abortedBy = reported }
-            throw reported
-        }
+        try willSend()
+        let answer = try answer(to: connection.query(query, logger: Self.quietLogger), of: original)
         switch answer.metadata.command {
         case "BEGIN":
             isInTransaction = true
@@ -323,6 +297,47 @@ final class PostgreSQLConnection: DatabaseConnection {
         }
         changes = answer.metadata.rows ?? 0
         return Result(columns: columns, rows: rows, changes: changes)
+    }
+
+    /// Counts a statement about to be sent; on a connection known to be lost, fails with
+    /// ``StrataError/connectionLost(server:database:)`` instead (postgres-nio would wait for an
+    /// answer that never comes on a closed channel).
+    func willSend() throws(StrataError) {
+        guard !isBroken else {
+            isInTransaction = false
+            dropPendingRows()
+            throw .connectionLost(server: server, database: address.database)
+        }
+        statementsSent += 1
+    }
+
+    /// Waits for the answer to a statement just sent; a failure is reported as `original`'s, and
+    /// one that ends the session closes the connection (its transaction is then over).
+    func answer<Answer: Sendable>(to sent: EventLoopFuture<Answer>, of original: String) throws(StrataError) -> Answer {
+        do {
+            let pending = answerOrClose(sent)
+            defer { inFlight.withLockedValue { $0 = nil } }
+            // Behind a pooler in transaction mode, an answer that never comes closes the
+            // connection (a restarted PgBouncer was seen to leave a new client's statement
+            // unanswered for good), so the transaction fails with `connectionLost` instead.
+            let limit = answerLimit ?? (sessionless ? Self.poolerAnswerLimit : nil)
+            let watchdog = limit.map { limit in
+                pending.eventLoop.scheduleTask(in: limit) { [connection] in _ = connection.close() as EventLoopFuture<Void> }
+            }
+            defer { watchdog?.cancel() }
+            return try pending.wait()
+        } catch {
+            // A FATAL error (a terminated backend, a server shutting down) ends the session; the
+            // socket's close may not have been seen yet, so this side closes it now.
+            if Self.endsTheSession(error) { close() }
+            if isBroken {
+                isInTransaction = false
+                dropPendingRows()
+            }
+            let reported = failure(error, sql: original)
+            if isInTransaction, abortedBy == nil { abortedBy = reported }
+            throw reported
+        }
     }
 
     /// Runs a statement that returns nothing and binds nothing (DDL, `BEGIN`, `SET`).
@@ -352,17 +367,18 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// The transaction's id (assigned by its first write); when the store notifies, the notice
     /// that ``commit()`` hands to the ``announcer`` once the transaction has committed (the id,
     /// and the `tables` it changed; see ``CommitNotice``). Rows of a batched write still waiting go in the same
-    /// statement, so a one-object transaction waits for three round trips: `BEGIN`, its row with
-    /// this mark, `COMMIT`.
+    /// statement (`INSERT ... RETURNING` the id), so a one-object transaction waits for three round
+    /// trips: `BEGIN`, its row with this mark, `COMMIT`.
     ///
     /// The notification is not sent inside the transaction: PostgreSQL holds a lock of the whole
     /// database from the commit of a transaction that sent one until that commit is on disk, so
     /// writers that notified as they committed would commit one at a time, each waiting for the
     /// previous one's disk write.
     func markCommit(tables: [String]?) throws(StrataError) -> Int64 {
-        let select = "SELECT CAST(CAST(pg_current_xact_id() AS text) AS bigint)"
+        let expression = "CAST(CAST(pg_current_xact_id() AS text) AS bigint)"
+        let select = "SELECT " + expression
         var fused: Result?
-        if let pending, !isBroken { fused = try pending.send(followedBy: select) }
+        if let pending, !isBroken { fused = try pending.send(returning: expression) }
         let result: Result
         if let fused { result = fused } else { result = try query(select) }
         guard let value = result.rows.first?.first, let mark = Int64(sqlValue: value) else {
@@ -549,11 +565,10 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// crashed sibling backend), or the socket closed or failed under the statement. Either can
     /// arrive before postgres-nio marks the connection closed.
     static func endsTheSession(_ error: any Error) -> Bool {
+        if let fields = ServerErrorFields(error) { return fields.severity == "FATAL" || fields.severity == "PANIC" }
+        if case .connectionClosed? = error as? PostgresError { return true }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
-        case .server:
-            let severity = error.serverInfo?[.severity]
-            return severity == "FATAL" || severity == "PANIC"
         case .serverClosedConnection, .uncleanShutdown, .connectionError:
             return true
         default:
@@ -564,8 +579,8 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// A statement's error: what the server said, with its SQLSTATE, or why the connection failed.
     private func failure(_ error: any Error, sql: String) -> StrataError {
         if Self.endsTheSession(error) { return .connectionLost(server: server, database: address.database) }
-        if let error = error as? PSQLError, error.code == .server, let info = error.serverInfo {
-            let code = info[.sqlState] ?? "?"
+        if let info = ServerErrorFields(error) {
+            let code = info.sqlState ?? "?"
             // A statement after a serialization failure or deadlock reports that conflict, so that
             // the transaction runs again even when a read that cannot throw met it first.
             if code == "25P02", let abortedBy, abortedBy.conflict != nil { return abortedBy }
@@ -576,14 +591,14 @@ final class PostgreSQLConnection: DatabaseConnection {
             if code == "55P03" {
                 return .storeBusy(file: address.description, milliseconds: lockTimeoutMilliseconds)
             }
-            if code == "22021", info[.message]?.contains("0x00") == true {
+            if code == "22021", info.message?.contains("0x00") == true {
                 return .server(code: code, message: "PostgreSQL's text cannot hold the character U+0000 (NUL), which SQLite's can: "
                                + "store such values as Data", sql: sql)
             }
-            if code == "23505", let table = info[.tableName], let columns = info[.detail].flatMap(Self.keyColumns) {
+            if code == "23505", let table = info.tableName, let columns = info.detail.flatMap(Self.keyColumns) {
                 return .uniquenessViolation(entity: table, attributes: columns)
             }
-            let message = [info[.message], info[.detail]].compactMap { $0 }.joined(separator: ": ")
+            let message = [info.message, info.detail].compactMap { $0 }.joined(separator: ": ")
             return .server(code: code, message: message, sql: sql)
         }
         if isBroken { return .connectionLost(server: server, database: address.database) }

@@ -5,8 +5,9 @@
 /// (`"why?"`, a storage key may hold any character), a string literal (`'what?'`, a default in
 /// DDL), or a comment.
 enum PostgreSQLPlaceholders {
-    /// The statement with each `?` outside quotes and comments numbered in order, and how many there were.
-    static func numbered(_ sql: String) -> (text: String, count: Int) {
+    /// The statement with each `?` outside quotes and comments numbered in order (the `n`th
+    /// written as `spelling(n)`, `$n` unless given), and how many there were.
+    static func numbered(_ sql: String, spelling: (Int) -> String = { "$\($0)" }) -> (text: String, count: Int) {
         var output: [UInt8] = []
         output.reserveCapacity(sql.utf8.count + 8)
         var count = 0
@@ -41,8 +42,7 @@ enum PostgreSQLPlaceholders {
                 blockComment = true
             } else if byte == UInt8(ascii: "?") {
                 count += 1
-                output.append(UInt8(ascii: "$"))
-                output.append(contentsOf: String(count).utf8)
+                output.append(contentsOf: spelling(count).utf8)
                 index = bytes.index(after: index)
                 continue
             }

@@ -88,6 +88,8 @@ struct PgBouncerTests {
         // BEGIN, the schema and lock timeout, the insert with the transaction's id, COMMIT; the
         // notification goes on the announcer's connection.
         #expect(writer.statementsSent - before == 4)
+        // A named statement would live in one server session: none is prepared through the pooler.
+        #expect(writer.preparedStatements.count == 0)
     }
 
     @Test func serversOpeningOneNewDatabaseAtOnceCreateItOnce() async throws {

@@ -49,12 +49,17 @@ struct PostgreSQLWritersTests {
         let writer = try writerConnection(stack)
         let before = writer.statementsSent
         // BEGIN, the insert with the transaction's id, COMMIT: no lock, no counter; the
-        // notification goes on the announcer's connection, gathered with other commits.
+        // notification goes on the announcer's connection, gathered with other commits. The
+        // insert is a statement the connection prepared at its first use.
         _ = try await create(1, in: stack)
         #expect(writer.statementsSent - before == 3)
-        // An update reads its object first.
+        #expect(writer.preparedStatements.count == 1)
+        // An update reads its object first; the first one prepares its write (one more round trip).
         try await stack.perform { transaction in try transaction.fetchOne(From<Product>())?.stock += 1 }
-        #expect(writer.statementsSent - before == 3 + 4)
+        #expect(writer.statementsSent - before == 3 + 5)
+        try await stack.perform { transaction in try transaction.fetchOne(From<Product>())?.stock += 1 }
+        #expect(writer.statementsSent - before == 3 + 5 + 4)
+        #expect(writer.preparedStatements.count == 2)
     }
 
     @Test func idsComeFromTheServerInBlocksThatNoTwoStacksShare() async throws {
@@ -319,6 +324,8 @@ struct PostgreSQLWritersTests {
         }
         // The first writer's connection and the one that reserves ids are open from here on.
         try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "first" }
+        // Once the announcer's session has sent that commit's notification, it is told apart.
+        for _ in 0..<2_000 where try count(true) == 0 { try await Task.sleep(for: .milliseconds(5)) }
         let before = try count(false)
         let gauge = TransactionsInside()
         // Detached: the transactions must not wait for this test's actor.
