@@ -175,9 +175,20 @@ final class CommitAnnouncer: @unchecked Sendable {
         return Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
     }
 
-    /// Closes the connection once the last notification sent on it was answered.
+    /// Closes the connection once the last notification sent on it was answered, or the
+    /// connection closed, or 5 seconds passed: postgres-nio can leave a statement unanswered for
+    /// good when its connection closes just as it is sent, and a close must not wait for that.
     private func closeConnection() {
-        _ = try? lastNotice?.wait()
+        if let lastNotice, let connection, !connection.isBroken {
+            let eventLoop = lastNotice.eventLoop
+            // The first of the three to come settles it (NIO keeps a promise's first completion).
+            let settled = eventLoop.makePromise(of: Void.self)
+            lastNotice.whenComplete { _ in settled.succeed() }
+            connection.connection.closeFuture.whenComplete { _ in settled.succeed() }
+            let limit = eventLoop.scheduleTask(in: .seconds(5)) { settled.succeed() }
+            try? settled.futureResult.wait()
+            limit.cancel()
+        }
         lastNotice = nil
         connection?.close()
         connection = nil
