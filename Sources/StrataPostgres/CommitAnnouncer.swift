@@ -16,11 +16,10 @@ import Synchronization
 /// later. The notifications go on a connection of the announcer's own, never waited for, so no
 /// transaction waits for them either. A notification that never goes (this process died, or the
 /// connection was lost) is made up for by the listeners' accounting (see `PostgreSQLCommitProbe`).
-// `@unchecked Sendable` is sound: `connection`, `lastNotice`, `closeCheckPending` and `isClosed`,
-// the only mutable state outside the mutex, are read and written only by code running on the
-// serial `queue` (`flush` checks it with a dispatch precondition, and the rest runs from there or
-// from a block on the queue) or by `deinit`, when no other reference is left, so no two threads
-// ever touch them at once.
+// `connection`, `lastNotice`, `closeCheckPending` and `isClosed`, the only mutable state outside
+// the mutex, are read and written only by code on the serial `queue` (`flush` checks it with a
+// dispatch precondition; the rest runs from there or a block on the queue) or by `deinit`, when no
+// other reference is left: no two threads touch them at once, so `@unchecked Sendable` is sound.
 final class CommitAnnouncer: @unchecked Sendable {
     /// How long after an announcement the next one waits, gathering the commits made meanwhile
     /// (unless given).
