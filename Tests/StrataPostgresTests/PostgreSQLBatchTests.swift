@@ -8,14 +8,16 @@ import Testing
 
 @Suite("PostgreSQL batched writes", Postgres.available)
 struct PostgreSQLBatchTests {
-    private static let columns: [BatchedWrite.Column] = [
+    /// A column of each type a batch writes (the key first).
+    static let columns: [BatchedWrite.Column] = [
         .init(name: "id", type: nil), .init(name: "flag", type: .bool), .init(name: "small", type: .int16),
         .init(name: "whole", type: .int32), .init(name: "big", type: .int64), .init(name: "ratio", type: .float),
         .init(name: "amount", type: .double), .init(name: "price", type: .decimal), .init(name: "name", type: .string),
         .init(name: "bytes", type: .data), .init(name: "token", type: .uuid),
     ]
 
-    private func connect() throws -> PostgreSQLConnection {
+    /// A connection to a new database holding the table of ``columns``.
+    static func connect() throws -> PostgreSQLConnection {
         let connection = try PostgreSQLConnection.connect(PostgreSQLAddress(url: Postgres.newDatabaseURL()))
         try connection.execute("""
             CREATE TABLE "it""em" (id bigint PRIMARY KEY, flag boolean, small smallint, whole integer, big bigint, ratio real, \
@@ -24,9 +26,10 @@ struct PostgreSQLBatchTests {
         return connection
     }
 
-    private static let insert = BatchedWrite.insert(into: "it\"em", columns: columns)
+    static let insert = BatchedWrite.insert(into: "it\"em", columns: columns)
 
-    private static func row(_ id: Int64) -> [SQLValue] {
+    /// Row `id`, a value in every column.
+    static func row(_ id: Int64) -> [SQLValue] {
         [.integer(id), .integer(id % 2), .integer(-id % 30_000), .integer(id * 3), .integer(Int64.max - id),
          .real(Double(Float(id) / 7)), .real(Double(id) / 3), .text("\(id).25"), .text("name \(id) ü"),
          .blob([UInt8(id % 256), 0, 255]), .blob(Array(repeating: UInt8(id % 256), count: 16))]
@@ -43,7 +46,7 @@ struct PostgreSQLBatchTests {
     }
 
     @Test func rowsBeyondOneBatchArriveExactlyAndInOrder() throws {
-        let connection = try connect()
+        let connection = try Self.connect()
         try connection.beginWriteTransaction()
         let statement = try connection.batchedStatement(Self.insert)
         let count = Int64(PostgreSQLBatch.limit * 2 + 7)
@@ -59,7 +62,7 @@ struct PostgreSQLBatchTests {
     }
 
     @Test func aReadSeesTheRowsWrittenBeforeIt() throws {
-        let connection = try connect()
+        let connection = try Self.connect()
         try connection.beginWriteTransaction()
         let statement = try connection.batchedStatement(Self.insert)
         for id in 1...3 { try add(Self.row(Int64(id)), to: statement) }
@@ -68,7 +71,7 @@ struct PostgreSQLBatchTests {
     }
 
     @Test func updatesAndDeletesRunInTheOrderWritten() throws {
-        let connection = try connect()
+        let connection = try Self.connect()
         try connection.beginWriteTransaction()
         let insert = try connection.batchedStatement(Self.insert)
         for id in 1...4 { try add(Self.row(Int64(id)), to: insert) }
@@ -90,7 +93,7 @@ struct PostgreSQLBatchTests {
     }
 
     @Test func aRollbackDropsTheRowsNotSent() throws {
-        let connection = try connect()
+        let connection = try Self.connect()
         try connection.beginWriteTransaction()
         let statement = try connection.batchedStatement(Self.insert)
         for id in 1...3 { try add(Self.row(Int64(id)), to: statement) }
@@ -103,7 +106,7 @@ struct PostgreSQLBatchTests {
     }
 
     @Test func aDuplicateUniqueValueFailsTheCommitNamingTheColumn() throws {
-        let connection = try connect()
+        let connection = try Self.connect()
         try connection.beginWriteTransaction()
         let statement = try connection.batchedStatement(Self.insert)
         var duplicate = Self.row(2)
@@ -123,7 +126,7 @@ struct PostgreSQLBatchTests {
         (2, SQLValue.integer(40_000), #"22003: value "40000" is out of range for type smallint"#),
     ])
     func aValueOutOfFormIsReadByTheServer(column: Int, value: SQLValue, expected: String) throws {
-        let connection = try connect()
+        let connection = try Self.connect()
         try connection.beginWriteTransaction()
         let statement = try connection.batchedStatement(Self.insert)
         var bad = Self.row(2)
