@@ -16,7 +16,7 @@ import Synchronization
 /// later. The notifications go on a connection of the announcer's own, never waited for, so no
 /// transaction waits for them either. A notification that never goes (this process died, or the
 /// connection was lost) is made up for by the listeners' accounting (see `PostgreSQLCommitProbe`).
-// `connection`, `lastNotice`, `closeCheckPending` and `isClosed`, the only mutable state outside
+// `connection`, `lastNotice` and `isClosed`, the only mutable state outside
 // the mutex, are read and written only by code on the serial `queue` (`flush` checks it with a
 // dispatch precondition; the rest runs from there or a block on the queue) or by `deinit`, when no
 // other reference is left: no two threads touch them at once, so `@unchecked Sendable` is sound.
@@ -44,7 +44,7 @@ final class CommitAnnouncer: @unchecked Sendable {
     private var connection: PostgreSQLConnection?
     /// The answer to the last notification sent, which a close waits for (closing would drop it).
     private var lastNotice: EventLoopFuture<Void>?
-    private var closeCheckPending = false
+    private let idleSweep = IdleSweep()
     /// Set by ``close()``: later commits are not announced (their stack is closing).
     private var isClosed = false
 
@@ -75,7 +75,7 @@ final class CommitAnnouncer: @unchecked Sendable {
         if delay == .zero {
             queue.async { self.flush() }
         } else {
-            queue.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay))) { self.flush() }
+            queue.asyncAfter(deadline: .now() + DispatchTimeInterval(delay)) { self.flush() }
         }
     }
 
@@ -156,23 +156,21 @@ final class CommitAnnouncer: @unchecked Sendable {
 
     /// Closes the connection once nothing was sent on it for `idleTimeout`.
     private func scheduleCloseCheck() {
-        guard let idleTimeout, !closeCheckPending else { return }
-        closeCheckPending = true
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(idleTimeout))) { [weak self] in
-            guard let self else { return }
-            closeCheckPending = false
-            let idle = gathered.withLock { gathered in gathered.lastSent.map { ContinuousClock.now - $0 } ?? idleTimeout }
-            if idle >= idleTimeout {
-                closeConnection()
-            } else {
-                scheduleCloseCheck()
-            }
-        }
+        guard let idleTimeout else { return }
+        idleSweep.schedule(after: idleTimeout) { [weak self] in self?.closeIfIdle(for: idleTimeout) }
     }
 
-    private static func nanoseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+    /// Closes the connection when nothing was sent on it for `idleTimeout`; how long until it
+    /// would be otherwise (nil: closed).
+    private func closeIfIdle(for idleTimeout: Duration) -> Duration? {
+        queue.sync {
+            let idle = gathered.withLock { gathered in gathered.lastSent.map { ContinuousClock.now - $0 } ?? idleTimeout }
+            guard idle < idleTimeout else {
+                closeConnection()
+                return nil
+            }
+            return idleTimeout - idle
+        }
     }
 
     /// Closes the connection once the last notification sent on it was answered, or the
