@@ -1,5 +1,6 @@
 // Compiled with the PostgreSQL trait only (see Package.swift and PostgreSQLTrait.swift).
 #if PostgreSQL
+import Dispatch
 import NIOCore
 import Strata
 import Synchronization
@@ -9,15 +10,29 @@ import Synchronization
 /// the same id, with no lock and no row that every insert updates.
 ///
 /// A stack keeps the blocks it reserved until it uses them, and reserves as many at once as a
-/// transaction is creating objects (one round trip for up to 1,024 ids): a transaction that
-/// creates one object reserves once per 32 objects, not per insert. Blocks that follow each other
-/// are joined, so one process alone writes ids 1, 2, 3, ... as on SQLite. Ids are never reused:
-/// a block reserved and not used is skipped, and a sequence only moves forward.
+/// transaction is creating objects (one round trip for up to 1,024 ids). While a table's ids keep
+/// running out, each reservation takes twice as many blocks as the one before it, up to
+/// ``maximumSteps`` (so a stack writing one object a transaction reserves once per 1,024 objects
+/// under load, not once per 32); after a quiet ``busySpell`` it starts again from one block.
+/// One reservation a table runs at a time: transactions that run out of a table's ids while
+/// one is under way wait for it and take from what it reserved, instead of each opening a
+/// connection of its own. Blocks that follow each other are joined, so one process alone writes
+/// ids 1, 2, 3, ... as on SQLite. Ids are never reused: a block reserved and not used (the stack
+/// closed first) is skipped, and a sequence only moves forward.
 final class PostgreSQLRowIDs: RowIDSource {
     /// How many ids one step of a table's sequence reserves.
     static let blockSize: Int64 = 32
+    /// The most blocks a reservation takes for the pace of a table's use (1,024 ids); a transaction
+    /// creating more objects than that reserves what it needs.
+    static let maximumSteps: Int64 = 32
+    /// How soon after a table's last reservation another one counts as the same busy spell, and
+    /// takes twice its blocks.
+    static let busySpell = Duration.seconds(1)
+    /// How many reservation connections are kept for later reservations (of different tables at
+    /// once); others are closed once used.
+    static let maximumKept = 2
 
-    /// The connection kept for the next reservation.
+    /// A connection kept for later reservations.
     // `@unchecked Sendable` is sound: a kept connection is used by nobody. A reservation takes it
     // out of the mutex-guarded state (and is then its only user, on one thread) and puts it back
     // when done, so the connection never has two users at once.
@@ -26,13 +41,23 @@ final class PostgreSQLRowIDs: RowIDSource {
     }
 
     private struct State {
-        /// The connection that reserves blocks when no reservation is using it; made on first
-        /// use, and again once lost.
-        var kept: Kept?
+        /// Connections that reserve blocks when no reservation is using them; made as needed.
+        var kept: [Kept] = []
         /// Reserved ids not handed out yet, per table, in ascending order.
         var blocks: [String: [Range<Int64>]] = [:]
+        /// The tables whose reservation is under way, each with the transactions waiting for it.
+        var reserving: [String: [DispatchSemaphore]] = [:]
+        /// Per table, how many blocks its last reservation took, and when it started.
+        var lastReservation: [String: (steps: Int64, at: ContinuousClock.Instant)] = [:]
         /// Whether the stack closed: a connection given back is closed instead of kept.
         var isClosed = false
+    }
+
+    /// What a transaction that needs ids does next.
+    private enum Next {
+        case use(Range<Int64>)
+        case wait(DispatchSemaphore)
+        case reserve(steps: Int64, on: Kept?)
     }
 
     /// How long the server may take to answer a reservation before its connection is closed and
@@ -50,40 +75,79 @@ final class PostgreSQLRowIDs: RowIDSource {
 
     func reserve(table: String, count: Int64) throws(StrataError) -> Range<Int64> {
         while true {
-            if let run = state.withLock({ Self.take(count, of: table, from: &$0) }) { return run }
-            // The round trip runs outside the lock: a slow server holds up only the transactions
-            // that need new ids of their own, never those whose ids are reserved already.
-            let steps = max(1, (count + Self.blockSize - 1) / Self.blockSize)
-            let connection: PostgreSQLConnection
-            if let kept = state.withLock({ $0.kept.take() })?.connection, !kept.isBroken {
-                connection = kept
-            } else {
-                connection = try connect()
+            switch state.withLock({ Self.next(count, of: table, in: &$0) }) {
+            case .use(let run):
+                return run
+            case .wait(let reserved):
+                reserved.wait()
+            case .reserve(let steps, let kept):
+                // The round trip runs outside the lock: a slow server holds up only the transactions
+                // that need new ids of this table, never those whose ids are reserved already.
+                try reserveBlocks(table: table, steps: steps, on: kept)
             }
-            let reserved: [Range<Int64>]
-            do {
-                reserved = try Self.reserveBlocks(table: table, steps: steps, on: connection, schema: backend.schema)
-            } catch {
-                connection.close()
-                throw error
-            }
-            let returned = Kept(connection: connection)
-            let extra = state.withLock { state -> Kept? in
-                state.blocks[table] = Self.joined(state.blocks[table, default: []] + reserved)
-                guard state.kept == nil, !state.isClosed else { return returned }
-                state.kept = returned
-                return nil
-            }
-            extra?.connection.close()
         }
     }
 
     func close() {
-        let kept = state.withLock { state -> Kept? in
+        let kept = state.withLock { state -> [Kept] in
             state.isClosed = true
-            return state.kept.take()
+            defer { state.kept.removeAll() }
+            return state.kept
         }
-        kept?.connection.close()
+        for each in kept { each.connection.close() }
+    }
+
+    /// Ids kept for `table`, else waiting for the reservation under way, else a reservation of
+    /// this caller's: enough blocks for `count` ids, and more while the table's ids keep running out.
+    private static func next(_ count: Int64, of table: String, in state: inout State) -> Next {
+        if let run = take(count, of: table, from: &state) { return .use(run) }
+        if state.reserving[table] != nil {
+            let reserved = DispatchSemaphore(value: 0)
+            state.reserving[table]!.append(reserved)
+            return .wait(reserved)
+        }
+        state.reserving[table] = []
+        let now = ContinuousClock.now
+        let steps = steps(for: count, after: state.lastReservation[table], now: now)
+        state.lastReservation[table] = (steps, now)
+        return .reserve(steps: steps, on: state.kept.popLast())
+    }
+
+    /// How many blocks a reservation for `count` ids takes, `last` being the table's previous
+    /// reservation: twice the previous one's within a busy spell (up to ``maximumSteps``), one
+    /// after a quiet one, and always enough for `count`.
+    static func steps(for count: Int64, after last: (steps: Int64, at: ContinuousClock.Instant)?,
+                      now: ContinuousClock.Instant) -> Int64 {
+        var paced: Int64 = 1
+        if let last, now - last.at < busySpell { paced = min(maximumSteps, last.steps * 2) }
+        return max(paced, (count + blockSize - 1) / blockSize)
+    }
+
+    /// Reserves `steps` blocks of `table` (on the kept connection given, or a new one), keeps
+    /// them, and wakes the transactions waiting for them, also when it fails.
+    private func reserveBlocks(table: String, steps: Int64, on kept: Kept?) throws(StrataError) {
+        var connection = kept?.connection
+        var reserved: [Range<Int64>] = []
+        var failure: StrataError?
+        do {
+            if connection == nil || connection!.isBroken { connection = try connect() }
+            reserved = try Self.reserveBlocks(table: table, steps: steps, on: connection!, schema: backend.schema)
+        } catch {
+            connection?.close()
+            connection = nil
+            failure = error
+        }
+        let returned = connection.map(Kept.init)
+        let (waiting, extra) = state.withLock { state -> ([DispatchSemaphore], Kept?) in
+            state.blocks[table] = Self.joined(state.blocks[table, default: []] + reserved)
+            let waiting = state.reserving.removeValue(forKey: table) ?? []
+            guard let returned, state.kept.count < Self.maximumKept, !state.isClosed else { return (waiting, returned) }
+            state.kept.append(returned)
+            return (waiting, nil)
+        }
+        extra?.connection.close()
+        for each in waiting { each.signal() }
+        if let failure { throw failure }
     }
 
     /// A connection for reservations, whose statements may not go unanswered for long.
