@@ -247,6 +247,11 @@ struct PostgreSQLWritersTests {
         try #require(await gauge.entered(2, within: .seconds(30)))
         let busy = StrataError.storeBusy(file: store.description.dropFirst("PostgreSQLStore(".count).dropLast().description, milliseconds: 200)
         let ran = Atomic(false)
+        // Three waiting at once are each timed out (by one wake-up for all of them).
+        let waiting = (0..<3).map { _ in Task { try await stack.perform { _ in } } }
+        for transaction in waiting {
+            await #expect(throws: busy) { try await transaction.value }
+        }
         await #expect(throws: busy) {
             try await stack.perform { _ in ran.store(true, ordering: .relaxed) }
         }

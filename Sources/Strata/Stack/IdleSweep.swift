@@ -1,8 +1,9 @@
 import Dispatch
 import Synchronization
 
-/// Wakes up to close connections left idle: at most one wake-up pending at a time, so a stack
-/// that runs thousands of transactions a second schedules one, not one per transaction.
+/// Wakes up to sweep what waited long enough (connections left idle, transactions waiting for a
+/// lane past their busy timeout): at most one wake-up pending at a time, so a stack that runs
+/// thousands of transactions a second schedules one, not one per transaction.
 package final class IdleSweep: Sendable {
     private let pending = Mutex(false)
     /// Where this owner's sweeps run: a serial queue of its own, since a sweep waits for servers,
@@ -13,8 +14,8 @@ package final class IdleSweep: Sendable {
     /// A sweep with nothing pending.
     package init() {}
 
-    /// Runs `sweep` after `delay`, unless a run is already pending; `sweep` closes what has been
-    /// idle long enough and returns how long until the next connection would be (nil: none left).
+    /// Runs `sweep` after `delay`, unless a run is already pending; `sweep` ends what has waited
+    /// long enough and returns how long until the next would have (nil: none left).
     /// It runs on a dispatch thread, since closing a connection waits for the server's goodbye.
     /// `sweep` should hold its owner weakly: the wake-up must not keep a stack's connections
     /// alive after the stack is gone.

@@ -50,6 +50,9 @@ final class Writer: Sendable {
     private struct Waiter {
         let id: UInt64
         let work: @Sendable (Lane) -> Void
+        /// When it stops waiting and runs `timedOut` instead (nil: it waits as long as it takes).
+        var deadline: ContinuousClock.Instant?
+        var timedOut: @Sendable () -> Void = {}
     }
 
     private struct State {
@@ -66,6 +69,9 @@ final class Writer: Sendable {
     private let token: UInt
     private let state: Mutex<State>
     private let idleSweep = IdleSweep()
+    /// Times out waiting transactions: one wake-up pending at a time for all of them, not a
+    /// timer per transaction that waits.
+    private let waitSweep = IdleSweep()
     /// The lane storages are opened on, and the only one of a stack whose writers take turns.
     let first: Lane
 
@@ -83,20 +89,43 @@ final class Writer: Sendable {
     /// Runs `work` with a lane no other transaction holds, at once or as soon as one is released,
     /// in the order asked; lanes are made as needed, up to `capacity`. `work` must call
     /// ``release(_:)`` exactly once. With a `timeout`, a transaction still waiting when it ends
-    /// runs `timedOut` instead, and never gets a lane.
+    /// runs `timedOut` instead (on a dispatch thread), and never gets a lane. (The transactions
+    /// that wait are timed out together, by one wake-up at the earliest deadline; a `timeout`
+    /// shorter than the others' waiting meanwhile may end at their wake-up, later. A stack's
+    /// transactions all wait for the same busy timeout.)
     func acquire(capacity: Int, timeout: Duration? = nil, _ work: @escaping @Sendable (Lane) -> Void,
                  timedOut: @escaping @Sendable () -> Void = {}) {
-        let (lane, waiter) = take(capacity: capacity, work)
+        let (lane, waiter) = take(capacity: capacity, deadline: timeout.map { .now + $0 }, timedOut: timedOut, work)
         if let lane { return work(lane) }
-        guard let timeout, let waiter else { return }
-        Task.detached { [self] in
-            try? await Task.sleep(for: timeout)
-            if stopWaiting(waiter) { timedOut() }
+        guard let timeout, waiter != nil else { return }
+        waitSweep.schedule(after: timeout) { [weak self] in self?.timeOutWaiters() }
+    }
+
+    /// Removes the waiting transactions whose deadline passed and runs their `timedOut`; how long
+    /// until the next one's deadline (nil: none waits with one).
+    private func timeOutWaiters() -> Duration? {
+        let now = ContinuousClock.now
+        let (expired, next) = state.withLock { state -> ([@Sendable () -> Void], Duration?) in
+            var expired: [@Sendable () -> Void] = []
+            var next: Duration?
+            state.waiting.removeAll { waiter in
+                guard let deadline = waiter.deadline else { return false }
+                if deadline <= now {
+                    expired.append(waiter.timedOut)
+                    return true
+                }
+                next = min(next ?? (deadline - now), deadline - now)
+                return false
+            }
+            return (expired, next)
         }
+        for timedOut in expired { timedOut() }
+        return next
     }
 
     /// A free lane (made when there are fewer than `capacity`), or the id `work` waits under.
-    private func take(capacity: Int, _ work: @escaping @Sendable (Lane) -> Void) -> (Lane?, UInt64?) {
+    private func take(capacity: Int, deadline: ContinuousClock.Instant? = nil, timedOut: @escaping @Sendable () -> Void = {},
+                      _ work: @escaping @Sendable (Lane) -> Void) -> (Lane?, UInt64?) {
         state.withLock { state -> (Lane?, UInt64?) in
             if let free = state.lanes.first(where: { $0.index < capacity && !state.busy.contains($0.index) }) {
                 state.busy.insert(free.index)
@@ -110,7 +139,7 @@ final class Writer: Sendable {
                 return (lane, nil)
             }
             state.nextWaiter += 1
-            state.waiting.append(Waiter(id: state.nextWaiter, work: work))
+            state.waiting.append(Waiter(id: state.nextWaiter, work: work, deadline: deadline, timedOut: timedOut))
             return (nil, state.nextWaiter)
         }
     }
