@@ -61,7 +61,7 @@ final class StackCore: Sendable {
     let changes = ChangeBroadcaster()
     /// Whether the stack still takes work, and what ``DataStack/close()`` waits for.
     let lifecycle: StackLifecycle
-    private let storageList = Mutex<[StorageHandle]>([])
+    private let storageList = StorageList()
     private let nextRowIDs = Mutex<[TableKey: Int64]>([:])
     /// Each storage's commit count as this stack last knew it: a store whose count differs
     /// was written by another stack or process, whose row ids this stack must not hand out.
@@ -87,7 +87,7 @@ final class StackCore: Sendable {
     }
 
     /// The storages added so far.
-    var storages: [StorageHandle] { storageList.withLock { $0 } }
+    var storages: [StorageHandle] { storageList.snapshot.handles }
 
     /// Where a storage's row ids come from when its server hands them out; nil when the stack
     /// counts them itself.
@@ -98,15 +98,13 @@ final class StackCore: Sendable {
     /// How many transactions of the stack may run at once: the least any storage allows (one
     /// unless every storage writes side by side), and one before any storage is added.
     var writerCapacity: Int {
-        storages.map(\.backend.maximumWriters).min() ?? 1
+        storageList.snapshot.writerCapacity
     }
 
     /// How long kept connections may sit unused before they are closed: the shortest of the
     /// storages' idle timeouts, or nil (kept) when a storage keeps its connections.
     var idleTimeout: Duration? {
-        let timeouts = storages.map(\.backend.idleTimeout)
-        guard !timeouts.isEmpty, !timeouts.contains(nil) else { return nil }
-        return timeouts.compactMap { $0 }.min()
+        storageList.snapshot.idleTimeout
     }
 
     /// How long a transaction waits for a writer lane when all are in use, and the error when it
@@ -138,13 +136,13 @@ final class StackCore: Sendable {
     /// so the index chosen here is still free when the storage is appended.
     func add(configuration: String, makeHandle: (Int32) -> StorageHandle,
              open: (StorageHandle) throws(StrataError) -> [Int32: Int64]) throws(StrataError) -> StorageHandle {
-        let index = try storageList.withLock { (list: inout [StorageHandle]) throws(StrataError) -> Int32 in
+        let index = try storageList.update { (list: inout [StorageHandle]) throws(StrataError) -> Int32 in
             if list.contains(where: { $0.configuration == configuration }) { throw .storageAlreadyAdded(configuration: configuration) }
             return Int32(list.count)
         }
         let handle = makeHandle(index)
         let ids = try open(handle)
-        storageList.withLock { $0.append(handle) }
+        storageList.update { $0.append(handle) }
         nextRowIDs.withLock { counters in
             for (table, next) in ids { counters[TableKey(storage: handle.index, table: table)] = next }
         }
