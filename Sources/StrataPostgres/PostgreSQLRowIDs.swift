@@ -15,8 +15,8 @@ import Synchronization
 /// ``maximumSteps`` (so a stack writing one object a transaction reserves once per 1,024 objects
 /// under load, not once per 32); after a quiet ``busySpell`` it starts again from one block.
 /// One reservation a table runs at a time: transactions that run out of a table's ids while
-/// one is under way wait for it and take from what it reserved, instead of each opening a
-/// connection of its own. Blocks that follow each other are joined, so one process alone writes
+/// one is under way wait for it and take from what it reserved (or fail with its error), instead
+/// of each opening a connection of its own. Blocks that follow each other are joined, so one process alone writes
 /// ids 1, 2, 3, ... as on SQLite. Ids are never reused: a block reserved and not used (the stack
 /// closed first) is skipped, and a sequence only moves forward.
 final class PostgreSQLRowIDs: RowIDSource {
@@ -45,19 +45,39 @@ final class PostgreSQLRowIDs: RowIDSource {
         var kept: [Kept] = []
         /// Reserved ids not handed out yet, per table, in ascending order.
         var blocks: [String: [Range<Int64>]] = [:]
-        /// The tables whose reservation is under way, each with the transactions waiting for it.
-        var reserving: [String: [DispatchSemaphore]] = [:]
+        /// The tables whose reservation is under way, and that reservation.
+        var reserving: [String: Reservation] = [:]
         /// Per table, how many blocks its last reservation took, and when it started.
         var lastReservation: [String: (steps: Int64, at: ContinuousClock.Instant)] = [:]
         /// Whether the stack closed: a connection given back is closed instead of kept.
         var isClosed = false
     }
 
+    /// A reservation under way, which the transactions that need the same table's ids wait for.
+    private final class Reservation: Sendable {
+        private let running = DispatchGroup()
+        private let failure = Mutex<StrataError?>(nil)
+
+        init() { running.enter() }
+
+        /// Ends it, with the error it failed with, if any, and wakes those waiting.
+        func finish(failing error: StrataError?) {
+            failure.withLock { $0 = error }
+            running.leave()
+        }
+
+        /// Waits until it ends; the error it failed with, if it did.
+        func wait() -> StrataError? {
+            running.wait()
+            return failure.withLock { $0 }
+        }
+    }
+
     /// What a transaction that needs ids does next.
     private enum Next {
         case use(Range<Int64>)
-        case wait(DispatchSemaphore)
-        case reserve(steps: Int64, on: Kept?)
+        case wait(Reservation)
+        case reserve(steps: Int64, on: Kept?, Reservation)
     }
 
     /// How long the server may take to answer a reservation before its connection is closed and
@@ -78,12 +98,14 @@ final class PostgreSQLRowIDs: RowIDSource {
             switch state.withLock({ Self.next(count, of: table, in: &$0) }) {
             case .use(let run):
                 return run
-            case .wait(let reserved):
-                reserved.wait()
-            case .reserve(let steps, let kept):
+            case .wait(let reservation):
+                // Its failure (the server unreachable) is this transaction's too: each waiting
+                // transaction trying again in turn would wait for one connection timeout after another.
+                if let failure = reservation.wait() { throw failure }
+            case .reserve(let steps, let kept, let reservation):
                 // The round trip runs outside the lock: a slow server holds up only the transactions
                 // that need new ids of this table, never those whose ids are reserved already.
-                try reserveBlocks(table: table, steps: steps, on: kept)
+                try reserveBlocks(table: table, steps: steps, on: kept, for: reservation)
             }
         }
     }
@@ -101,16 +123,13 @@ final class PostgreSQLRowIDs: RowIDSource {
     /// this caller's: enough blocks for `count` ids, and more while the table's ids keep running out.
     private static func next(_ count: Int64, of table: String, in state: inout State) -> Next {
         if let run = take(count, of: table, from: &state) { return .use(run) }
-        if state.reserving[table] != nil {
-            let reserved = DispatchSemaphore(value: 0)
-            state.reserving[table]!.append(reserved)
-            return .wait(reserved)
-        }
-        state.reserving[table] = []
+        if let underWay = state.reserving[table] { return .wait(underWay) }
+        let reservation = Reservation()
+        state.reserving[table] = reservation
         let now = ContinuousClock.now
         let steps = steps(for: count, after: state.lastReservation[table], now: now)
         state.lastReservation[table] = (steps, now)
-        return .reserve(steps: steps, on: state.kept.popLast())
+        return .reserve(steps: steps, on: state.kept.popLast(), reservation)
     }
 
     /// How many blocks a reservation for `count` ids takes, `last` being the table's previous
@@ -124,8 +143,8 @@ final class PostgreSQLRowIDs: RowIDSource {
     }
 
     /// Reserves `steps` blocks of `table` (on the kept connection given, or a new one), keeps
-    /// them, and wakes the transactions waiting for them, also when it fails.
-    private func reserveBlocks(table: String, steps: Int64, on kept: Kept?) throws(StrataError) {
+    /// them, and ends `reservation`, waking the transactions waiting for it, also when it fails.
+    private func reserveBlocks(table: String, steps: Int64, on kept: Kept?, for reservation: Reservation) throws(StrataError) {
         var connection = kept?.connection
         var reserved: [Range<Int64>] = []
         var failure: StrataError?
@@ -138,15 +157,15 @@ final class PostgreSQLRowIDs: RowIDSource {
             failure = error
         }
         let returned = connection.map(Kept.init)
-        let (waiting, extra) = state.withLock { state -> ([DispatchSemaphore], Kept?) in
+        let extra = state.withLock { state -> Kept? in
             state.blocks[table] = Self.joined(state.blocks[table, default: []] + reserved)
-            let waiting = state.reserving.removeValue(forKey: table) ?? []
-            guard let returned, state.kept.count < Self.maximumKept, !state.isClosed else { return (waiting, returned) }
+            state.reserving[table] = nil
+            guard let returned, state.kept.count < Self.maximumKept, !state.isClosed else { return returned }
             state.kept.append(returned)
-            return (waiting, nil)
+            return nil
         }
         extra?.connection.close()
-        for each in waiting { each.signal() }
+        reservation.finish(failing: failure)
         if let failure { throw failure }
     }
 

@@ -36,6 +36,35 @@ struct PostgreSQLRowIDTests {
         await stack.close()
     }
 
+    /// Transactions waiting for a reservation that fails fail with its error (each trying again
+    /// in turn would wait for one connection timeout after another while the server is out of
+    /// reach), and nothing of theirs is saved.
+    @Test func transactionsWaitingForAFailedReservationFailWithItsError() async throws {
+        let (database, url) = try Postgres.newDatabase("reservation-fails")
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: url, maximumWriters: 8))
+        let sequence = PostgreSQLRowIDs.sequenceName(table: "Product")
+        _ = try Postgres.server().psql("DROP SEQUENCE \(sequence)", database: database)
+        let failures = await withTaskGroup(of: String.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    do {
+                        try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "F-\(index)" }
+                        return "saved"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        let expected = StrataError.server(code: "42P01", message: "relation \"\(sequence)\" does not exist",
+                                          sql: "SELECT nextval(CAST($2 AS regclass)) FROM generate_series(1, $1)")
+        #expect(failures == Array(repeating: "\(expected)", count: 8))
+        #expect(try await stack.read { reader in try reader.fetchCount(From<Product>()) } == 0)
+        await stack.close()
+    }
+
     /// A reservation takes the blocks its ids need; within a busy spell after the table's last
     /// one, twice that one's blocks, up to 32 (1,024 ids); after a quiet spell, one block again.
     @Test func reservationsGrowWhileATablesIDsKeepRunningOut() {
