@@ -31,11 +31,35 @@ for match in re.finditer(r"<!-- quick start: (.+?) -->\n\s*```\w*\n(.*?)\n\s*```
 if not steps:
     sys.exit("the README's Quick start has no marked steps")
 
-folder = tempfile.mkdtemp(prefix="strata-quick-start-")
+# STRATA_QUICK_START_FOLDER (CI's cache, see .ci/run) names a folder kept from run to run: all of
+# it but the app's scratch folder is removed first, so the steps still start from nothing but the
+# build reuses what the last run compiled (this clone's path must be the same each time too).
+kept = os.environ.get("STRATA_QUICK_START_FOLDER")
+
+
+def empty(path, keep):
+    """Removes everything in path but the entry named keep."""
+    for name in os.listdir(path):
+        entry = os.path.join(path, name)
+        if name == keep:
+            continue
+        if os.path.isdir(entry) and not os.path.islink(entry):
+            shutil.rmtree(entry)
+        else:
+            os.unlink(entry)
+
+
+if kept:
+    folder = os.path.abspath(kept)
+    os.makedirs(os.path.join(folder, "App"), exist_ok=True)
+    empty(folder, keep="App")
+    empty(os.path.join(folder, "App"), keep=".build")
+else:
+    folder = tempfile.mkdtemp(prefix="strata-quick-start-")
 try:
     os.symlink(root, os.path.join(folder, "strata"))
     app = os.path.join(folder, "App")
-    os.makedirs(app)
+    os.makedirs(app, exist_ok=True)
     # SwiftPM's lock files and anything else the tools leave in the temporary folder stay in ours.
     scratch = os.path.join(folder, "tmp")
     os.makedirs(scratch)
@@ -73,4 +97,5 @@ try:
         sys.exit(f"quick start: a SQLite-only app should resolve {EXPECTED_PINS}, not {resolved}")
     print("quick start: every step worked")
 finally:
-    shutil.rmtree(folder, ignore_errors=True)
+    if not kept:
+        shutil.rmtree(folder, ignore_errors=True)
