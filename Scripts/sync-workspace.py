@@ -83,7 +83,8 @@ def sync(source, folder):
             shutil.copyfile(origin, target)
             os.chmod(target, mode)
             copied += 1
-    print(f"sync-workspace: {copied} files copied, {removed} removed, {len(wanted) - copied} unchanged")
+    unchanged = sum(1 for kind in wanted.values() if kind != "dir") - copied
+    print(f"sync-workspace: {copied} files copied, {removed} removed, {unchanged} unchanged")
 
 
 if __name__ == "__main__":
