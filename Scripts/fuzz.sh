@@ -48,10 +48,11 @@ for target in model store import convert; do
   fi
 done
 
-# The corpus and every saved regression, replayed by a plain build. It builds in Strata's own
-# scratch folder, whose builds of Strata's dependencies it shares; a build in a folder shared by
-# two root packages must plan anew each time (SwiftPM would reuse the other package's plan).
-swift build --scratch-path ../.build --disable-build-manifest-caching
+# The corpus and every saved regression, replayed by a plain build. It builds in the scratch
+# folder that .ci/run's other packages depending on Strata share (.build-apps), whose builds of
+# Strata and its dependencies it reuses; a build in a folder shared by two root packages must plan
+# anew each time (SwiftPM would reuse the other package's plan).
+swift build --scratch-path ../.build-apps --disable-build-manifest-caching
 for target in model store import convert; do
-  "../.build/debug/fuzz-$target" "Corpus/$target" "Regressions/$target"
+  "../.build-apps/debug/fuzz-$target" "Corpus/$target" "Regressions/$target"
 done
