@@ -330,7 +330,11 @@ struct PostgreSQLWritersTests {
         // The first writer's connection and the one that reserves ids are open from here on.
         try await stack.perform { transaction in transaction.create(Into<Product>()).sku = "first" }
         // Once the announcer's session has sent that commit's notification, it is told apart.
-        for _ in 0..<2_000 where try count(true) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        var polls = 0
+        while try count(true) == 0, polls < 2_000 {
+            try await Task.sleep(for: .milliseconds(5))
+            polls += 1
+        }
         let before = try count(false)
         let gauge = TransactionsInside()
         // Detached: the transactions must not wait for this test's actor.
