@@ -95,9 +95,32 @@ public final class PostgresTestPooler: Sendable {
     public func start() throws {
         unlink(socketFolder + "/.s.PGSQL.\(port)")
         try PostgresTestServer.run(binary, ["-d", folder.appendingPathComponent("pgbouncer.ini").path], asServerUser: true)
-        // `-d` returns once the pooler has forked; its socket appears a moment later.
+        // `-d` returns once the pooler has forked; its socket appears a moment later, and takes
+        // connections a moment after that (the file exists from `bind`, before `listen`).
         let socket = socketFolder + "/.s.PGSQL.\(port)"
-        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
+        var polls = 0
+        while !Self.acceptsConnections(socket), polls < 500 {
+            usleep(10_000)
+            polls += 1
+        }
+    }
+
+    /// Whether a client can connect to the Unix socket at `path` now (the connection is closed at once).
+    private static func acceptsConnections(_ path: String) -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
     }
 
     private static let running = Mutex<[String]>([])
