@@ -107,20 +107,9 @@ public final class PostgresTestPooler: Sendable {
 
     /// Whether a client can connect to the Unix socket at `path` now (the connection is closed at once).
     private static func acceptsConnections(_ path: String) -> Bool {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
-        }
+        guard let descriptor = try? UnixSocket.connected(to: path) else { return false }
+        close(descriptor)
+        return true
     }
 
     private static let running = Mutex<[String]>([])

@@ -41,7 +41,7 @@ public final class SeveringRelay: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         socketFolder = folder.path
         self.serverSocketPath = serverSocketPath
-        listener = try Self.socket(bindingTo: folder.path + "/.s.PGSQL.5432")
+        listener = try UnixSocket.listening(on: folder.path + "/.s.PGSQL.5432")
         let relay = self
         Thread.detachNewThread { relay.acceptConnections() }
     }
@@ -90,7 +90,7 @@ public final class SeveringRelay: Sendable {
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { break }
-            guard let server = try? Self.socket(connectingTo: serverSocketPath) else {
+            guard let server = try? UnixSocket.connected(to: serverSocketPath) else {
                 close(client)
                 continue
             }
@@ -148,47 +148,5 @@ public final class SeveringRelay: Sendable {
             written += result
         }
         return true
-    }
-
-    private struct SocketError: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    private static func address(_ path: String) throws -> sockaddr_un {
-        var address = sockaddr_un()
-        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw SocketError(description: "the socket path \(path) is too long for a Unix socket")
-        }
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
-        }
-        return address
-    }
-
-    private static func socket(bindingTo path: String) throws -> Int32 {
-        try socket(at: path, doing: "listen on") { descriptor, address, length in
-            bind(descriptor, address, length) == 0 && listen(descriptor, 64) == 0
-        }
-    }
-
-    private static func socket(connectingTo path: String) throws -> Int32 {
-        try socket(at: path, doing: "connect to") { descriptor, address, length in connect(descriptor, address, length) == 0 }
-    }
-
-    /// A new Unix socket on which `operation` succeeded with `path`'s address; closed if it failed.
-    private static func socket(at path: String, doing action: String,
-                               _ operation: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Bool) throws -> Int32 {
-        var address = try address(path)
-        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        let succeeded = descriptor >= 0 && withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { operation(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard succeeded else {
-            let error = errno
-            if descriptor >= 0 { close(descriptor) }
-            throw SocketError(description: "cannot \(action) \(path): errno \(error)")
-        }
-        return descriptor
     }
 }
