@@ -5,7 +5,7 @@ plugin generated for an app, with the compiler's own phase timings.
 
 It reads an app built by Scripts/measure-plugin-rebuild.py (`--keep DIR`): the generated files of
 its `.build`, the app's own sources, and the `Strata` module it built. `--without GLOB` leaves out
-generated files (`--without '*Snapshots*'` measures what the snapshots cost), and `--extra FILE`
+generated files (`--without '*SchemaVersions*'` measures what the older versions cost), and `--extra FILE`
 adds a hand-written file, to time a change to the generated code's shape before making it.
 
 usage: measure-interface-step.py APP [--without GLOB ...] [--extra FILE ...] [--runs 3]

@@ -70,11 +70,21 @@ public struct CodeGenerator {
         GeneratedFileNames.all(prefix: model)
     }
 
-    /// One file to render: its template and the context values that differ from the model's.
+    /// One template to render: the file its text goes to (after the texts of the jobs before it
+    /// that go to the same file), its name in the render cache, and the context values that differ
+    /// from the model's.
     private struct RenderJob {
         let template: String
         let fileName: String
+        let cacheName: String
         let overrides: [String: Any]
+
+        init(template: String, fileName: String, cacheName: String? = nil, overrides: [String: Any]) {
+            self.template = template
+            self.fileName = fileName
+            self.cacheName = cacheName ?? fileName
+            self.overrides = overrides
+        }
     }
 
     /// The sources of a valid model. With a `cache`, a file whose template and values are those
@@ -103,9 +113,9 @@ public struct CodeGenerator {
         let isCurrent = { (node: TemplateNode) in node.values["plainName"] as? String == current.name }
         var jobs = [RenderJob(template: "SchemaVersions.swift.stencil", fileName: GeneratedFileNames.schemaVersions(name),
                               overrides: ["versions": versions.filter { !isCurrent($0) }])]
-        // Entity classes and snapshots are rendered once per shard of the entities; each class's
-        // shard also declares the entity's current descriptions, so one entity's change rewrites
-        // its shards and leaves the schema history as it is.
+        // Entity classes and then their snapshots are rendered once per shard of the entities, into
+        // one file; each shard also declares its entities' current descriptions, so one entity's
+        // change rewrites its shard and leaves the schema history as it is.
         let shards = Dictionary(grouping: zip(sortedEntities, entities), by: { GeneratedFileNames.shard(ofEntity: $0.0.name) })
         let descriptors = versions.first(where: isCurrent)?.values ?? [:]
         func inShard(_ key: String, _ shard: Int) -> [TemplateNode] {
@@ -121,7 +131,8 @@ public struct CodeGenerator {
                                               "descriptorGroups": inShard("propertyGroups", shard)]))
         }
         for shard in 1...GeneratedFileNames.shardCount {
-            jobs.append(RenderJob(template: "Snapshots.swift.stencil", fileName: GeneratedFileNames.snapshots(name, shard: shard),
+            let fileName = GeneratedFileNames.entities(name, shard: shard)
+            jobs.append(RenderJob(template: "Snapshots.swift.stencil", fileName: fileName, cacheName: fileName + ".snapshots",
                                   overrides: ["entities": (shards[shard] ?? []).map(\.1)]))
         }
         jobs.append(RenderJob(template: "SchemaHistory.swift.stencil", fileName: GeneratedFileNames.schemaHistory(name),
@@ -131,7 +142,7 @@ public struct CodeGenerator {
         let contexts = jobs.map { context.merging($0.overrides) { _, override in override } }
         let keys = cache == nil ? jobs.map { _ in nil } : Self.keysConcurrently(templates: templates, contexts: contexts, names: jobs.map(\.template))
         var texts: [String?] = jobs.indices.map { index in
-            keys[index].flatMap { key in cache?.text(named: jobs[index].fileName, key: key) }
+            keys[index].flatMap { key in cache?.text(named: jobs[index].cacheName, key: key) }
         }
         let missing = jobs.indices.filter { texts[$0] == nil }
         let rendered = Self.renderConcurrently(templates: templates, contexts: missing.map { contexts[$0] }, names: missing.map { jobs[$0].template })
@@ -139,11 +150,13 @@ public struct CodeGenerator {
             switch result {
             case .success(let text):
                 texts[index] = Self.tidy(text)
-                if let key = keys[index], let text = texts[index] { cache?.store(text, named: jobs[index].fileName, key: key) }
+                if let key = keys[index], let text = texts[index] { cache?.store(text, named: jobs[index].cacheName, key: key) }
             case .failure(let error): throw .template(name: jobs[index].template, reason: "\(error)")
             }
         }
-        let files = zip(jobs, texts).map { job, text in GeneratedFile(name: job.fileName, contents: text ?? "") }
+        var parts: [String: [String]] = [:]
+        for (job, text) in zip(jobs, texts) { parts[job.fileName, default: []].append(text ?? "") }
+        let files = parts.map { fileName, texts in GeneratedFile(name: fileName, contents: Self.joined(texts)) }
         let order = Dictionary(uniqueKeysWithValues: GeneratedFileNames.all(prefix: name).enumerated().map { ($1, $0) })
         return files.sorted { order[$0.name, default: 0] < order[$1.name, default: 0] }
     }
@@ -185,6 +198,18 @@ public struct CodeGenerator {
         return Array(names.indices).concurrentMap { index in
             RenderKey.make(template: names[index], templates: shared.templates, context: shared.contexts[index])
         }
+    }
+
+    /// The texts of one file's templates, in order. A later text's opening lines that the first
+    /// text's header already holds (the "Generated by" line and its imports) are left out.
+    static func joined(_ texts: [String]) -> String {
+        guard var file = texts.first, texts.count > 1 else { return texts.first ?? "" }
+        let header = Set(file.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty })
+        for text in texts.dropFirst() {
+            let body = text.split(separator: "\n", omittingEmptySubsequences: false).drop { header.contains($0) }
+            file += "\n" + body.joined(separator: "\n")
+        }
+        return tidy(file)
     }
 
     /// Trailing spaces removed, runs of blank lines folded to one, one final line feed.

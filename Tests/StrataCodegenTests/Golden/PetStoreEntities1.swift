@@ -276,92 +276,12 @@ extension Person {
     }
 }
 
-/// The `Vet` entity of PetStore V3.
-public final class Vet: StrataObject {
-    public override class var entityName: String { "Vet" }
-    private var _name: String = ""
-
-    /// The key paths the accessors report to Observation: the superclass's, then this class's.
-    public override class var observedProperties: ObservedProperties {
-        var properties = super.observedProperties
-        properties.addColumns([
-            \Vet.name,
-        ])
-        properties.addRelationships([
-            \Vet.patients,
-        ])
-        return properties
-    }
-
-    /// `name`: String.
-    public var name: String {
-        get {
-            observationAccess(column: 0)
-            return _name
-        }
-        set {
-            willSet(0, "name")
-            _name = newValue
-            didSet(column: 0)
-        }
-    }
-
-    /// `patients`: to-many Dog.
-    public var patients: Set<Dog> {
-        get {
-            observationAccess(relationship: 0)
-            return Set(toMany(0, as: Dog.self))
-        }
-        set { setToMany(0, "patients", newValue) }
-    }
-
-    /// This object's ID (for a subentity, `objectID(as: Subentity.self)` gives the narrower type).
-    public var objectID: ObjectID<Vet> { objectID(as: Vet.self) }
-
-    public override func readColumns(_ reader: inout RowReader) {
-        super.readColumns(&reader)
-        _name = reader.string()
-    }
-
-    public override func bindColumns(to binder: inout ColumnBinder) {
-        super.bindColumns(to: &binder)
-        binder.bind(string: _name)
-    }
-
-    public override class func propertyName(for keyPath: AnyKeyPath) -> String? {
-        keyPathNames[keyPath] ?? super.propertyName(for: keyPath)
-    }
-
-    /// The property (or `relationship.property`) each key path usable in a clause names.
-    private static let keyPathNames: KeyPathNames = makeKeyPathNames()
-
-    private static func makeKeyPathNames() -> KeyPathNames {
-        var names = KeyPathNames()
-        names.add([
-            \Vet.name: "name",
-            \Vet.patients: "patients",
-            \Vet.patients.count: "patients.@count",
-        ])
-        return names
-    }
-
-    /// This class's attributes reached through an optional and its to-one relationships, from
-    /// which the runtime names key paths through to-one relationships, such as `\Dog.master?.name`.
-    public override class var keyPathParts: KeyPathParts {
-        var parts = KeyPathParts()
-        parts.addAttributes(throughOptional: [
-            \Vet?.?.name: "name",
-        ])
-        return parts
-    }
-}
-
 /// The classes of this file's entities. The model lists each file's, so a change to one entity's
 /// class recompiles the files that name that class, never the model's own file.
 extension PetStore {
     /// The generated classes declared in this file.
     static var entityTypes1: [StrataObject.Type] {
-        [Person.self, Vet.self]
+        [Person.self]
     }
 }
 
@@ -391,20 +311,6 @@ extension PetStoreV3 {
         )
     }
 
-    /// `Vet` as of V3.
-    static var entityVet: EntityDescription {
-        EntityDescription(
-            "Vet",
-            attributes: [
-                PetStoreV3.VetProperties._name,
-            ],
-            relationships: [
-                PetStoreV3.VetProperties._patients,
-            ],
-            lock: [0x1ad8f36eec0c78e5, 0x1ee4fc5bcf8c591e, 0x954b49bb754edde9, 0x6d5b6733c3505679]
-        )
-    }
-
     /// Properties of `Person` first described in V3.
     enum PersonProperties {
         /// `personID` of `Person` as of V3.
@@ -430,12 +336,69 @@ extension PetStoreV3 {
         /// `friends` of `Person` as of V3.
         static var _friends: RelationshipDescription { RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 500) }
     }
+}
 
-    /// Properties of `Vet` first described in V3.
-    enum VetProperties {
-        /// `name` of `Vet` as of V3.
-        static var _name: AttributeDescription { AttributeDescription("name", .string, default: ("" as String).sqlValue) }
-        /// `patients` of `Vet` as of V3.
-        static var _patients: RelationshipDescription { RelationshipDescription("patients", destination: "Dog", inverse: "vet", kind: .unordered) }
+extension Person {
+    /// The stored values of a `Person` object, as a value that crosses threads and actors.
+    public struct Snapshot: EntitySnapshot, Codable {
+        /// The object's ID.
+        public var objectID: ObjectID<Person>
+        /// The customer number the shop's back office gives out.
+        ///
+        /// `personID`.
+        public var personID: Int64
+        /// `name`.
+        public var name: String
+        /// `displayName`.
+        public var displayName: String
+        /// `createdAt`.
+        public var createdAt: Date
+        /// `token`.
+        public var token: UUID
+        /// `balance`.
+        public var balance: Decimal
+        /// `isActive`.
+        public var isActive: Bool
+        /// `website`.
+        public var website: URL?
+        /// `settings`.
+        public var settings: PersonSettings?
+    }
+}
+
+extension Person.Snapshot {
+    /// The current values of an object.
+    public init(_ object: Person) {
+        self.init(objectID: object.objectID(as: Person.self), personID: object.personID, name: object.name, displayName: object.displayName, createdAt: object.createdAt, token: object.token, balance: object.balance, isActive: object.isActive, website: object.website, settings: object.settings)
+    }
+
+    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SnapshotKey.self)
+        objectID = try container.decodeValue("objectID")
+        personID = try container.decodeValue("personID")
+        name = try container.decodeValue("name")
+        displayName = try container.decodeValue("displayName")
+        createdAt = try container.decodeValue("createdAt")
+        token = try container.decodeValue("token")
+        balance = try container.decodeValue("balance")
+        isActive = try container.decodeValue("isActive")
+        website = try container.decodeOptionalValue("website")
+        settings = try container.decodeOptionalValue("settings")
+    }
+
+    /// Encodes a snapshot: a key per property; a nil optional is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: SnapshotKey.self)
+        try container.encodeValue(objectID, "objectID")
+        try container.encodeValue(personID, "personID")
+        try container.encodeValue(name, "name")
+        try container.encodeValue(displayName, "displayName")
+        try container.encodeValue(createdAt, "createdAt")
+        try container.encodeValue(token, "token")
+        try container.encodeValue(balance, "balance")
+        try container.encodeValue(isActive, "isActive")
+        try container.encodeOptionalValue(website, "website")
+        try container.encodeOptionalValue(settings, "settings")
     }
 }

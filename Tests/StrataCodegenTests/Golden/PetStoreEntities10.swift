@@ -221,3 +221,50 @@ extension PetStoreV3 {
         static var _vet: RelationshipDescription { RelationshipDescription("vet", destination: "Vet", inverse: "patients") }
     }
 }
+
+extension Dog {
+    /// The stored values of a `Dog` object, as a value that crosses threads and actors.
+    public struct Snapshot: EntitySnapshot, Codable {
+        /// The object's ID.
+        public var objectID: ObjectID<Dog>
+        /// `species`.
+        public var species: String
+        /// `nickname`.
+        public var nickname: String
+        /// `weight`.
+        public var weight: Double
+        /// `years`.
+        public var years: Int
+        /// `legs`.
+        public var legs: Int16
+    }
+}
+
+extension Dog.Snapshot {
+    /// The current values of an object.
+    public init(_ object: Dog) {
+        self.init(objectID: object.objectID(as: Dog.self), species: object.species, nickname: object.nickname, weight: object.weight, years: object.years, legs: object.legs)
+    }
+
+    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SnapshotKey.self)
+        objectID = try container.decodeValue("objectID")
+        species = try container.decodeValue("species")
+        nickname = try container.decodeValue("nickname")
+        weight = try container.decodeValue("weight")
+        years = try container.decodeValue("years")
+        legs = try container.decodeValue("legs")
+    }
+
+    /// Encodes a snapshot: a key per property; a nil optional is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: SnapshotKey.self)
+        try container.encodeValue(objectID, "objectID")
+        try container.encodeValue(species, "species")
+        try container.encodeValue(nickname, "nickname")
+        try container.encodeValue(weight, "weight")
+        try container.encodeValue(years, "years")
+        try container.encodeValue(legs, "legs")
+    }
+}

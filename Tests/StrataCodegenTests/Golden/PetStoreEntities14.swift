@@ -3,98 +3,11 @@ import Foundation
 import Observation
 import Strata
 
-/// The `Animal` entity of PetStore V3.
-public class Animal: StrataObject {
-    public override class var entityName: String { "Animal" }
-    private var _species: String = ""
-
-    /// The key paths the accessors report to Observation: the superclass's, then this class's.
-    public override class var observedProperties: ObservedProperties {
-        var properties = super.observedProperties
-        properties.addColumns([
-            \Animal.species,
-        ])
-        return properties
-    }
-
-    /// `species`: String.
-    public var species: String {
-        get {
-            observationAccess(column: 0)
-            return _species
-        }
-        set {
-            willSet(0, "species")
-            _species = newValue
-            didSet(column: 0)
-        }
-    }
-
-    /// This object's ID (for a subentity, `objectID(as: Subentity.self)` gives the narrower type).
-    public var objectID: ObjectID<Animal> { objectID(as: Animal.self) }
-
-    public override func readColumns(_ reader: inout RowReader) {
-        super.readColumns(&reader)
-        _species = reader.string()
-    }
-
-    public override func bindColumns(to binder: inout ColumnBinder) {
-        super.bindColumns(to: &binder)
-        binder.bind(string: _species)
-    }
-
-    public override class func propertyName(for keyPath: AnyKeyPath) -> String? {
-        keyPathNames[keyPath] ?? super.propertyName(for: keyPath)
-    }
-
-    /// The property (or `relationship.property`) each key path usable in a clause names.
-    private static let keyPathNames: KeyPathNames = makeKeyPathNames()
-
-    private static func makeKeyPathNames() -> KeyPathNames {
-        var names = KeyPathNames()
-        names.add([
-            \Animal.species: "species",
-        ])
-        return names
-    }
-
-    /// This class's attributes reached through an optional and its to-one relationships, from
-    /// which the runtime names key paths through to-one relationships, such as `\Dog.master?.name`.
-    public override class var keyPathParts: KeyPathParts {
-        var parts = KeyPathParts()
-        parts.addAttributes(throughOptional: [
-            \Animal?.?.species: "species",
-        ])
-        return parts
-    }
-}
-
 /// The classes of this file's entities. The model lists each file's, so a change to one entity's
 /// class recompiles the files that name that class, never the model's own file.
 extension PetStore {
     /// The generated classes declared in this file.
     static var entityTypes14: [StrataObject.Type] {
-        [Animal.self]
-    }
-}
-
-/// The V3 descriptions of this file's entities.
-extension PetStoreV3 {
-    /// `Animal` as of V3.
-    static var entityAnimal: EntityDescription {
-        EntityDescription(
-            "Animal",
-            abstract: true,
-            attributes: [
-                PetStoreV3.AnimalProperties._species,
-            ],
-            lock: [0x4cb342b63b63fb10, 0x56351e9d263dfa83, 0x5c17244c18d96fb4, 0x9089631404a33f75]
-        )
-    }
-
-    /// Properties of `Animal` first described in V3.
-    enum AnimalProperties {
-        /// `species` of `Animal` as of V3.
-        static var _species: AttributeDescription { AttributeDescription("species", .string, default: ("" as String).sqlValue) }
+        []
     }
 }

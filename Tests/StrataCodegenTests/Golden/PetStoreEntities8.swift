@@ -185,3 +185,50 @@ extension PetStoreV3 {
         static var _scale: AttributeDescription { AttributeDescription("scale", .float, default: (1.0 as Float).sqlValue) }
     }
 }
+
+extension Thumbnail {
+    /// The stored values of a `Thumbnail` object, as a value that crosses threads and actors.
+    public struct Snapshot: EntitySnapshot, Codable {
+        /// The object's ID.
+        public var objectID: ObjectID<Thumbnail>
+        /// `url`.
+        public var url: URL
+        /// `bytes`.
+        public var bytes: Data
+        /// `width`.
+        public var width: Int32
+        /// `height`.
+        public var height: Int32
+        /// `scale`.
+        public var scale: Float
+    }
+}
+
+extension Thumbnail.Snapshot {
+    /// The current values of an object.
+    public init(_ object: Thumbnail) {
+        self.init(objectID: object.objectID(as: Thumbnail.self), url: object.url, bytes: object.bytes, width: object.width, height: object.height, scale: object.scale)
+    }
+
+    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SnapshotKey.self)
+        objectID = try container.decodeValue("objectID")
+        url = try container.decodeValue("url")
+        bytes = try container.decodeValue("bytes")
+        width = try container.decodeValue("width")
+        height = try container.decodeValue("height")
+        scale = try container.decodeValue("scale")
+    }
+
+    /// Encodes a snapshot: a key per property; a nil optional is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: SnapshotKey.self)
+        try container.encodeValue(objectID, "objectID")
+        try container.encodeValue(url, "url")
+        try container.encodeValue(bytes, "bytes")
+        try container.encodeValue(width, "width")
+        try container.encodeValue(height, "height")
+        try container.encodeValue(scale, "scale")
+    }
+}

@@ -37,6 +37,22 @@ public enum PetStore {
         entityTypes14,
         entityTypes15,
         entityTypes16,
+        entityTypes17,
+        entityTypes18,
+        entityTypes19,
+        entityTypes20,
+        entityTypes21,
+        entityTypes22,
+        entityTypes23,
+        entityTypes24,
+        entityTypes25,
+        entityTypes26,
+        entityTypes27,
+        entityTypes28,
+        entityTypes29,
+        entityTypes30,
+        entityTypes31,
+        entityTypes32,
     ].flatMap { $0 }.sorted { $0.entityName < $1.entityName }
 
     /// The descriptors of the version with a name, built once, on first use.
