@@ -4,25 +4,31 @@
 /// A template reads a top-level variable only by naming it inside a tag, so variables that no tag
 /// names are left out. That keeps the key of an entity's file free of the rest of the model.
 enum RenderKey {
+    /// The text of each group of values already written for one file's keys: the classes and the
+    /// snapshots of a file are rendered from the same entities. Used by one thread at a time.
+    final class Memo {
+        fileprivate var written: [ObjectIdentifier: String] = [:]
+    }
+
     /// The key, or nil when the template includes another or the context holds a value this
     /// cannot write exactly (that file is then rendered every time).
-    static func make(template: String, templates: [String: String], context: [String: Any]) -> String? {
+    static func make(template: String, templates: [String: String], context: [String: Any], memo: Memo = Memo()) -> String? {
         // A template that includes another can read whatever any template names: its key would
         // hold the whole model, so such a file (the schema history, quick to render) has none.
         guard let text = templates[template], !text.contains("{% include"), !text.contains("{% extends") else { return nil }
         var key = "template " + template + "\n"
-        write(text, to: &key)
+        write(text, to: &key, memo: memo)
         let words = Set(identifiers(text))
         for name in context.keys.sorted() where words.contains(name) {
             key += "\n" + name + " = "
-            guard let value = context[name], write(value, to: &key) else { return nil }
+            guard let value = context[name], write(value, to: &key, memo: memo) else { return nil }
         }
         return key
     }
 
     /// Appends a value's exact text; false for a type it does not know.
     @discardableResult
-    private static func write(_ value: Any, to key: inout String) -> Bool {
+    private static func write(_ value: Any, to key: inout String, memo: Memo) -> Bool {
         switch value {
         case let text as String:
             key += "s\(text.utf8.count):" + text
@@ -31,7 +37,7 @@ enum RenderKey {
         case let number as Int:
             key += "i\(number);"
         case let node as TemplateNode:
-            return write(node.values, to: &key)
+            return write(node, to: &key, memo: memo)
         case let texts as [String]:
             // Before `[Any]`: converting a long list of lines to it would box every line.
             key += "[\(texts.count)"
@@ -40,25 +46,38 @@ enum RenderKey {
         case let nodes as [TemplateNode]:
             key += "[\(nodes.count)"
             for node in nodes {
-                guard write(node.values, to: &key) else { return false }
+                guard write(node, to: &key, memo: memo) else { return false }
             }
             key += "]"
         case let values as [String: Any]:
             key += "{\(values.count)"
             for name in values.keys.sorted() {
                 key += "s\(name.utf8.count):" + name
-                guard let member = values[name], write(member, to: &key) else { return false }
+                guard let member = values[name], write(member, to: &key, memo: memo) else { return false }
             }
             key += "}"
         case let values as [Any]:
             key += "[\(values.count)"
             for member in values {
-                guard write(member, to: &key) else { return false }
+                guard write(member, to: &key, memo: memo) else { return false }
             }
             key += "]"
         default:
             return false
         }
+        return true
+    }
+
+    /// Appends a group's text, written once per memo.
+    private static func write(_ node: TemplateNode, to key: inout String, memo: Memo) -> Bool {
+        if let text = memo.written[ObjectIdentifier(node)] {
+            key += text
+            return true
+        }
+        var text = ""
+        guard write(node.values, to: &text, memo: memo) else { return false }
+        memo.written[ObjectIdentifier(node)] = text
+        key += text
         return true
     }
 

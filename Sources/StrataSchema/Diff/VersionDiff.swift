@@ -6,9 +6,10 @@ public enum VersionDiff {
         let hints = new.migration(from: old.name)
         var steps: [MigrationStep] = []
         var matchedOld: Set<String> = []
+        let oldEntities = EntityIndex(old)
         for entity in new.entities.sorted(by: { $0.name < $1.name }) {
             let hint = hints?.hint(forEntity: entity.name)
-            guard let previous = old.entity(named: hint?.renamedFrom?.value ?? entity.name) else {
+            guard let previous = oldEntities.entity(named: hint?.renamedFrom?.value ?? entity.name) else {
                 steps.append(step(.addEntity, entity.name, weight: .lightweight))
                 continue
             }
