@@ -48,16 +48,20 @@ struct EntityDiff {
                           storageKey: (P) -> String) -> (pairs: [(P, P)], added: [P], removed: [P]) {
         var previousOf: [Int: Int] = [:]
         var used: Set<Int> = []
-        for (index, property) in newProperties.enumerated() {
-            let wanted = hints.first { $0.name.value == name(property) }?.renamedFrom?.value ?? name(property)
-            if let match = oldProperties.firstIndex(where: { name($0) == wanted }), !used.contains(match) {
+        // By name and by storage key, first of each, so a large entity's diff is not quadratic.
+        let newNames = newProperties.map(name)
+        let oldByName = Dictionary(oldProperties.indices.map { (name(oldProperties[$0]), $0) }, uniquingKeysWith: { first, _ in first })
+        let oldByStorageKey = Dictionary(grouping: oldProperties.indices, by: { storageKey(oldProperties[$0]) })
+        for (index, propertyName) in newNames.enumerated() {
+            let wanted = hints.first { $0.name.value == propertyName }?.renamedFrom?.value ?? propertyName
+            if let match = oldByName[wanted], !used.contains(match) {
                 previousOf[index] = match
                 used.insert(match)
             }
         }
         for (index, property) in newProperties.enumerated() where previousOf[index] == nil {
-            let isHinted = hints.contains { $0.name.value == name(property) && $0.renamedFrom != nil }
-            if !isHinted, let match = oldProperties.indices.first(where: { !used.contains($0) && storageKey(oldProperties[$0]) == storageKey(property) }) {
+            let isHinted = hints.contains { $0.name.value == newNames[index] && $0.renamedFrom != nil }
+            if !isHinted, let match = oldByStorageKey[storageKey(property)]?.first(where: { !used.contains($0) }) {
                 previousOf[index] = match
                 used.insert(match)
             }
