@@ -95,9 +95,9 @@ import Strata
     {{ access }}var {{ relationship.name }}: {{ relationship.destination }}? {
         get {
             observationAccess(relationship: {{ relationship.index }})
-            return toOne({{ relationship.index }})
+            return toOneObject({{ relationship.index }}) as? {{ relationship.destination }}
         }
-        set { setToOne({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) }
+        set { setToOneObject({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) }
     }
     {% endfor %}
     {% for relationship in entity.toManys %}

@@ -158,7 +158,9 @@ struct EntityContext {
 
     /// What the runtime joins into paths through to-one relationships: the lineage's stored
     /// attributes reached through an optional of this class (`\Person?.?.name: "name"`), and one
-    /// `addToOne` argument list per lineage to-one relationship.
+    /// `addToOne` argument list per lineage to-one relationship (its destination class is read
+    /// from the path's type at run time: naming it here would make a change to that class
+    /// recompile this one's file).
     private func keyPathParts() -> (attributes: [String], toOnes: [String]) {
         let name = SwiftSyntax.identifier(entity.name)
         let attributes = lineage.flatMap(\.attributes).filter(\.isStored).map { attribute in
@@ -167,7 +169,6 @@ struct EntityContext {
         let toOnes = lineage.flatMap(\.relationships).filter { $0.kind == .toOne }.map { relationship in
             let property = SwiftSyntax.identifier(relationship.name)
             return "\\" + name + "." + property + ", \\" + name + "?.?." + property + ", " + SwiftSyntax.stringLiteral(relationship.name)
-                + ", " + SwiftSyntax.identifier(relationship.destination) + ".self"
         }
         return (attributes, toOnes)
     }

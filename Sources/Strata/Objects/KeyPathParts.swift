@@ -33,4 +33,25 @@ public struct KeyPathParts {
     public mutating func addToOne(_ path: AnyKeyPath, _ throughOptional: AnyKeyPath, _ name: String, _ destination: StrataObject.Type) {
         toOnes.append(ToOne(path: path, throughOptional: throughOptional, name: name, destination: destination))
     }
+
+    /// Adds a to-one relationship, its destination class read from the path's value type
+    /// (`Person?`): `addToOne(\Dog.master, \Dog?.?.master, "master")`. Generated classes use this
+    /// form: naming the destination's class (`Person.self`) would make Swift compile the class's
+    /// file again whenever that class's declarations change. A path whose value is not an
+    /// optional entity class adds nothing.
+    public mutating func addToOne(_ path: AnyKeyPath, _ throughOptional: AnyKeyPath, _ name: String) {
+        guard let destination = (type(of: path).valueType as? any OptionalEntity.Type)?.entityClass else { return }
+        addToOne(path, throughOptional, name, destination)
+    }
+}
+
+/// `Optional<Wrapped>` where `Wrapped` may be an entity class: how ``KeyPathParts`` finds a to-one
+/// relationship's destination from its key path's value type.
+protocol OptionalEntity {
+    /// The wrapped type as an entity class, or nil.
+    static var entityClass: StrataObject.Type? { get }
+}
+
+extension Optional: OptionalEntity {
+    static var entityClass: StrataObject.Type? { Wrapped.self as? StrataObject.Type }
 }

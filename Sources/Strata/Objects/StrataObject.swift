@@ -173,12 +173,25 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
 
     /// The destination of the to-one relationship at a lineage relationship index.
     public final func toOne<D: StrataObject>(_ relationship: Int, as type: D.Type = D.self) -> D? {
-        guard let context else { return nil }
-        return context.destination(of: self, relationship: relationship) as? D
+        toOneObject(relationship) as? D
+    }
+
+    /// The destination of the to-one relationship at a lineage relationship index, as an object of
+    /// the base class. Generated accessors cast it (`toOneObject(0) as? Person`): a generic call
+    /// with the destination's class, as ``toOne(_:as:)`` is, makes Swift compile the accessor's
+    /// file again whenever that class's declarations change.
+    public final func toOneObject(_ relationship: Int) -> StrataObject? {
+        context?.destination(of: self, relationship: relationship)
     }
 
     /// Sets the to-one relationship at a lineage relationship index, updating its inverse.
     public final func setToOne<D: StrataObject>(_ relationship: Int, _ property: StaticString, _ value: D?) {
+        setToOneObject(relationship, property, value)
+    }
+
+    /// Sets the to-one relationship at a lineage relationship index, updating its inverse; the
+    /// form generated setters call, for the reason ``toOneObject(_:)`` gives.
+    public final func setToOneObject(_ relationship: Int, _ property: StaticString, _ value: StrataObject?) {
         checkRelating(property, [value].compactMap { $0 })
         observationWillSet(.relationship, relationship)
         context?.setToOne(self, relationship: relationship, to: value)

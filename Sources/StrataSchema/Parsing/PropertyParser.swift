@@ -186,7 +186,7 @@ enum ReservedNames {
     /// Members every entity class has, so no property may take them; `Type` cannot follow a key-path dot.
     static let propertyNames: Set<String> = [
         "objectID", "entityName", "isDeleted", "debugDescription", "readColumns", "bindColumns", "setInitialValues",
-        "foreignKey", "setForeignKey", "toOne", "toMany", "setToOne", "setToMany", "requiredValue", "willSet",
+        "foreignKey", "setForeignKey", "toOne", "toMany", "setToOne", "setToMany", "toOneObject", "setToOneObject", "requiredValue", "willSet",
         "propertyName", "keyPathNames", "Type", "Protocol", "observedProperties", "observationAccess", "didSet",
     ]
 }

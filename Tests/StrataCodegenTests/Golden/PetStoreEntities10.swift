@@ -87,18 +87,18 @@ public final class Dog: Animal {
     public var master: Person? {
         get {
             observationAccess(relationship: 0)
-            return toOne(0)
+            return toOneObject(0) as? Person
         }
-        set { setToOne(0, "master", newValue) }
+        set { setToOneObject(0, "master", newValue) }
     }
 
     /// `vet`: to-one Vet.
     public var vet: Vet? {
         get {
             observationAccess(relationship: 1)
-            return toOne(1)
+            return toOneObject(1) as? Vet
         }
-        set { setToOne(1, "vet", newValue) }
+        set { setToOneObject(1, "vet", newValue) }
     }
 
     public override func readColumns(_ reader: inout RowReader) {
@@ -169,8 +169,8 @@ public final class Dog: Animal {
             \Dog?.?.years: "years",
             \Dog?.?.legs: "legs",
         ])
-        parts.addToOne(\Dog.master, \Dog?.?.master, "master", Person.self)
-        parts.addToOne(\Dog.vet, \Dog?.?.vet, "vet", Vet.self)
+        parts.addToOne(\Dog.master, \Dog?.?.master, "master")
+        parts.addToOne(\Dog.vet, \Dog?.?.vet, "vet")
         return parts
     }
 }
