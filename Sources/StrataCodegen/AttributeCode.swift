@@ -18,10 +18,10 @@ struct AttributeCode {
     let typeCase: String
 
     /// The code of an attribute whose value lives in `storage` (by default the entity class's
-    /// backing property, `_name`).
+    /// stored value, ``EntityContext/storage(_:)``).
     init(_ attribute: Attribute, storage: String? = nil) {
         self.attribute = attribute
-        let storage = storage ?? "_" + attribute.name
+        let storage = storage ?? EntityContext.storage(attribute.name)
         let optional = attribute.isOptional
         let base: String
         var read: String

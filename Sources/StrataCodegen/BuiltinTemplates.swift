@@ -19,15 +19,11 @@ import Strata
 /// The `{{ entity.plainName }}` entity of {{ model }} {{ version }}.
 {{ access }}{{ entity.classKeyword }} {{ entity.name }}: {{ entity.superclass }} {
     {{ access }}override class var entityName: String { {{ entity.nameLiteral }} }
-    {% for attribute in entity.attributes %}
-    private var {{ attribute.storage }}: {{ attribute.storageType }} = {{ attribute.initial }}
-    {% endfor %}
-    {% for relationship in entity.toOnes %}
-    private var {{ relationship.storage }}: Int64?
-    {% endfor %}
-    {% for transient in entity.transients %}
-    private var {{ transient.storage }}: {{ transient.storageType }} = {{ transient.initial }}
-    {% endfor %}
+    {% if entity.hasStoredValues %}
+    /// The values behind the accessors. Their type and the accessors are declared in an extension
+    /// below, so a changed attribute leaves this class's own declaration as it was.
+    private var storedValues = StoredValues()
+    {% endif %}
     {% if entity.observedRuns %}
 
     /// The key paths the accessors report to Observation: the superclass's, then this class's.
@@ -41,82 +37,6 @@ import Strata
         return properties
     }
     {% endif %}
-    {% for attribute in entity.attributes %}
-
-    {% for line in attribute.docLines %}
-    ///{{ line }}
-    {% endfor %}
-    {% if attribute.docLines %}
-    ///
-    {% endif %}
-    /// `{{ attribute.plainName }}`: {{ attribute.summary }}.
-    {{ access }}var {{ attribute.name }}: {{ attribute.publicType }} {
-        get {
-            observationAccess(column: {{ attribute.ordinal }})
-            return {{ attribute.getter }}
-        }
-        set {
-            willSet({{ attribute.ordinal }}, {{ attribute.nameLiteral }})
-            {{ attribute.storage }} = newValue
-            didSet(column: {{ attribute.ordinal }})
-        }
-    }
-    {% endfor %}
-    {% for transient in entity.transients %}
-
-    {% for line in transient.docLines %}
-    ///{{ line }}
-    {% endfor %}
-    {% if transient.docLines %}
-    ///
-    {% endif %}
-    /// `{{ transient.plainName }}`: {{ transient.summary }}. It may be set in any context.
-    {{ access }}var {{ transient.name }}: {{ transient.publicType }} {
-        get {
-            observationAccess(transient: {{ transient.index }})
-            return {{ transient.storage }}
-        }
-        set {
-            willSet(transient: {{ transient.index }})
-            {{ transient.storage }} = newValue
-            didSet(transient: {{ transient.index }})
-        }
-    }
-    {% endfor %}
-    {% for relationship in entity.toOnes %}
-
-    {% for line in relationship.docLines %}
-    ///{{ line }}
-    {% endfor %}
-    {% if relationship.docLines %}
-    ///
-    {% endif %}
-    /// `{{ relationship.plainName }}`: to-one {{ relationship.destinationName }}.
-    {{ access }}var {{ relationship.name }}: {{ relationship.destination }}? {
-        get {
-            observationAccess(relationship: {{ relationship.index }})
-            return toOneObject({{ relationship.index }}) as? {{ relationship.destination }}
-        }
-        set { setToOneObject({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) }
-    }
-    {% endfor %}
-    {% for relationship in entity.toManys %}
-
-    {% for line in relationship.docLines %}
-    ///{{ line }}
-    {% endfor %}
-    {% if relationship.docLines %}
-    ///
-    {% endif %}
-    /// `{{ relationship.plainName }}`: {{ relationship.summary }}.
-    {{ access }}var {{ relationship.name }}: {{ relationship.publicType }} {
-        get {
-            observationAccess(relationship: {{ relationship.index }})
-            return {{ relationship.getter }}
-        }
-        set { setToMany({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) }
-    }
-    {% endfor %}
     {% if entity.isRoot %}
 
     /// This object's ID (for a subentity, `objectID(as: Subentity.self)` gives the narrower type).
@@ -202,6 +122,113 @@ import Strata
     }
     {% endif %}
 }
+{% if entity.hasProperties %}
+
+extension {{ entity.name }} {
+    {% if entity.hasStoredValues %}
+    /// The values of one `{{ entity.plainName }}` object that this class adds to its superclass's.
+    fileprivate struct StoredValues {
+        {% for attribute in entity.attributes %}
+        var {{ attribute.name }}: {{ attribute.storageType }}
+        {% endfor %}
+        {% for relationship in entity.toOnes %}
+        var {{ relationship.name }}: Int64?
+        {% endfor %}
+        {% for transient in entity.transients %}
+        var {{ transient.name }}: {{ transient.storageType }}
+        {% endfor %}
+
+        init() {
+            {% for attribute in entity.attributes %}
+            self.{{ attribute.name }} = {{ attribute.initial }}
+            {% endfor %}
+            {% for relationship in entity.toOnes %}
+            self.{{ relationship.name }} = nil
+            {% endfor %}
+            {% for transient in entity.transients %}
+            self.{{ transient.name }} = {{ transient.initial }}
+            {% endfor %}
+        }
+    }
+    {% endif %}
+    {% for attribute in entity.attributes %}
+
+    {% for line in attribute.docLines %}
+    ///{{ line }}
+    {% endfor %}
+    {% if attribute.docLines %}
+    ///
+    {% endif %}
+    /// `{{ attribute.plainName }}`: {{ attribute.summary }}.
+    {{ access }}var {{ attribute.name }}: {{ attribute.publicType }} {
+        get {
+            observationAccess(column: {{ attribute.ordinal }})
+            return {{ attribute.getter }}
+        }
+        set {
+            willSet({{ attribute.ordinal }}, {{ attribute.nameLiteral }})
+            {{ attribute.storage }} = newValue
+            didSet(column: {{ attribute.ordinal }})
+        }
+    }
+    {% endfor %}
+    {% for transient in entity.transients %}
+
+    {% for line in transient.docLines %}
+    ///{{ line }}
+    {% endfor %}
+    {% if transient.docLines %}
+    ///
+    {% endif %}
+    /// `{{ transient.plainName }}`: {{ transient.summary }}. It may be set in any context.
+    {{ access }}var {{ transient.name }}: {{ transient.publicType }} {
+        get {
+            observationAccess(transient: {{ transient.index }})
+            return {{ transient.storage }}
+        }
+        set {
+            willSet(transient: {{ transient.index }})
+            {{ transient.storage }} = newValue
+            didSet(transient: {{ transient.index }})
+        }
+    }
+    {% endfor %}
+    {% for relationship in entity.toOnes %}
+
+    {% for line in relationship.docLines %}
+    ///{{ line }}
+    {% endfor %}
+    {% if relationship.docLines %}
+    ///
+    {% endif %}
+    /// `{{ relationship.plainName }}`: to-one {{ relationship.destinationName }}.
+    {{ access }}var {{ relationship.name }}: {{ relationship.destination }}? {
+        get {
+            observationAccess(relationship: {{ relationship.index }})
+            return toOneObject({{ relationship.index }}) as? {{ relationship.destination }}
+        }
+        set { setToOneObject({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) }
+    }
+    {% endfor %}
+    {% for relationship in entity.toManys %}
+
+    {% for line in relationship.docLines %}
+    ///{{ line }}
+    {% endfor %}
+    {% if relationship.docLines %}
+    ///
+    {% endif %}
+    /// `{{ relationship.plainName }}`: {{ relationship.summary }}.
+    {{ access }}var {{ relationship.name }}: {{ relationship.publicType }} {
+        get {
+            observationAccess(relationship: {{ relationship.index }})
+            return {{ relationship.getter }}
+        }
+        set { setToMany({{ relationship.index }}, {{ relationship.nameLiteral }}, newValue) }
+    }
+    {% endfor %}
+}
+{% endif %}
 {% if entity.virtuals %}
 
 /// The `virtual` attributes of `{{ entity.plainName }}`, which the app computes. Declare them in your own code as

@@ -35,7 +35,7 @@ struct EntityContext {
         let parts = keyPathParts()
         let attributes: [TemplateNode] = stored.map { attribute in
             let code = AttributeCode(attribute)
-            let storage = "_" + attribute.name
+            let storage = Self.storage(attribute.name)
             let getter = attribute.type == .codable && !attribute.isOptional ? "requiredValue(\(storage), \(SwiftSyntax.stringLiteral(attribute.name)))" : storage
             return TemplateNode([
                 "name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name, "storage": storage,
@@ -46,7 +46,7 @@ struct EntityContext {
         }
         let toOnes: [TemplateNode] = entity.relationships.filter { $0.kind == .toOne }.map { relationship in
             TemplateNode([
-                "name": SwiftSyntax.identifier(relationship.name), "plainName": relationship.name, "storage": "_" + relationship.name,
+                "name": SwiftSyntax.identifier(relationship.name), "plainName": relationship.name, "storage": Self.storage(relationship.name),
                 "destination": SwiftSyntax.identifier(relationship.destination), "destinationName": relationship.destination,
                 "ordinal": ordinals[relationship.name] ?? 0, "index": indexes[relationship.name] ?? 0,
                 "nameLiteral": SwiftSyntax.stringLiteral(relationship.name), "docLines": SwiftSyntax.docLines(relationship.doc),
@@ -70,7 +70,7 @@ struct EntityContext {
         let transients: [TemplateNode] = entity.attributes.filter(\.isTransient).enumerated().map { position, attribute in
             let code = AttributeCode(attribute)
             return TemplateNode([
-                "name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name, "storage": "_" + attribute.name,
+                "name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name, "storage": Self.storage(attribute.name),
                 "storageType": code.storageType, "publicType": code.publicType, "initial": code.initialValue,
                 "summary": summary(attribute), "docLines": SwiftSyntax.docLines(attribute.doc),
                 "index": inheritedTransients + position,
@@ -78,14 +78,14 @@ struct EntityContext {
         }
         var reads = stored.map { AttributeCode($0).read }
         // Reading the stored values anew starts the transient ones over.
-        reads += entity.attributes.filter(\.isTransient).map { "_\($0.name) = \(AttributeCode($0).initialValue)" }
-        reads += entity.relationships.filter { $0.kind == .toOne }.map { "_" + $0.name + " = reader.optionalInt64()" }
+        reads += entity.attributes.filter(\.isTransient).map { Self.storage($0.name) + " = " + AttributeCode($0).initialValue }
+        reads += entity.relationships.filter { $0.kind == .toOne }.map { Self.storage($0.name) + " = reader.optionalInt64()" }
         var binds = stored.map { AttributeCode($0).bind }
-        binds += entity.relationships.filter { $0.kind == .toOne }.map { "binder.bind(value: _\($0.name))" }
+        binds += entity.relationships.filter { $0.kind == .toOne }.map { "binder.bind(value: \(Self.storage($0.name)))" }
         let initialValues = stored.compactMap { attribute -> String? in
             switch attribute.initial {
-            case .now?: return "_\(attribute.name) = Date()"
-            case .uuid?: return "_\(attribute.name) = UUID()"
+            case .now?: return Self.storage(attribute.name) + " = Date()"
+            case .uuid?: return Self.storage(attribute.name) + " = UUID()"
             case nil: return nil
             }
         }
@@ -129,6 +129,8 @@ struct EntityContext {
             "classKeyword": hasChildren ? "class" : "final class", "isRoot": entity.parent == nil,
             "superclass": entity.parent.map { SwiftSyntax.identifier($0.value) } ?? "StrataObject",
             "attributes": attributes, "toOnes": toOnes, "toManys": toManys, "reads": reads, "binds": binds,
+            "hasStoredValues": !(attributes.isEmpty && toOnes.isEmpty && transients.isEmpty),
+            "hasProperties": !(attributes.isEmpty && toOnes.isEmpty && toManys.isEmpty && transients.isEmpty),
             "initialValues": initialValues, "virtuals": virtuals, "customCoders": customCoders, "transients": transients, "snapshotFields": snapshotFields, "keyPathChunks": Self.chunks(keyPathEntries(), size: 32),
             "attributesThroughOptional": Self.chunks(parts.attributes, size: 32), "toOneParts": parts.toOnes,
             "snapshotArguments": (["objectID: object.objectID(as: \(name).self)"]
@@ -171,6 +173,12 @@ struct EntityContext {
             return "\\" + name + "." + property + ", \\" + name + "?.?." + property + ", " + SwiftSyntax.stringLiteral(relationship.name)
         }
         return (attributes, toOnes)
+    }
+
+    /// Where the generated class keeps a property's value: a member of its `StoredValues`, which an
+    /// extension declares, so the class's own declaration does not change with its attributes.
+    static func storage(_ property: String) -> String {
+        "storedValues." + SwiftSyntax.identifier(property)
     }
 
     /// `elements` in runs of at most `size`, each short enough to type-check quickly. (The

@@ -43,8 +43,8 @@ struct CodegenTests {
             "    static func decode(class data: Data) throws -> Triage",
             "private func declareInYourCode_extension_Patient_PatientCustomCoding<T: PatientCustomCoding>(_: T.Type) {}",
             "        declareInYourCode_extension_Record_RecordCustomCoding(Record.self)",
-            "        _bloodType = reader.custom(BloodType.self, attribute: \"bloodType\", of: self, decode: Self.decode(bloodType:))",
-            "        binder.bind(custom: _class, encode: Self.encode(class:))",
+            "        storedValues.bloodType = reader.custom(BloodType.self, attribute: \"bloodType\", of: self, decode: Self.decode(bloodType:))",
+            "        binder.bind(custom: storedValues.`class`, encode: Self.encode(class:))",
             "        bloodType = try container.decodeCustom(\"bloodType\", decode: Patient.decode(bloodType:))",
             "        try container.encodeOptionalCustom(`class`, \"class\", encode: Record.encode(class:))",
         ] {

@@ -188,6 +188,7 @@ enum ReservedNames {
         "objectID", "entityName", "isDeleted", "debugDescription", "readColumns", "bindColumns", "setInitialValues",
         "foreignKey", "setForeignKey", "toOne", "toMany", "setToOne", "setToMany", "toOneObject", "setToOneObject", "requiredValue", "willSet",
         "propertyName", "keyPathNames", "Type", "Protocol", "observedProperties", "observationAccess", "didSet",
+        "storedValues", "StoredValues",
     ]
 }
 

@@ -9,15 +9,9 @@ import Strata
 /// The `Person` entity of PetStore V3.
 public final class Person: StrataObject {
     public override class var entityName: String { "Person" }
-    private var _personID: Int64 = 0
-    private var _name: String = ""
-    private var _displayName: String = ""
-    private var _createdAt: Date = Date(timeIntervalSince1970: 0)
-    private var _token: UUID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-    private var _balance: Decimal = Decimal(string: "0", locale: Locale(identifier: "en_US_POSIX"))!
-    private var _isActive: Bool = true
-    private var _website: URL? = nil
-    private var _settings: PersonSettings? = nil
+    /// The values behind the accessors. Their type and the accessors are declared in an extension
+    /// below, so a changed attribute leaves this class's own declaration as it was.
+    private var storedValues = StoredValues()
 
     /// The key paths the accessors report to Observation: the superclass's, then this class's.
     public override class var observedProperties: ObservedProperties {
@@ -40,178 +34,39 @@ public final class Person: StrataObject {
         return properties
     }
 
-    /// The customer number the shop's back office gives out.
-    ///
-    /// `personID`: Int64, unique.
-    public var personID: Int64 {
-        get {
-            observationAccess(column: 0)
-            return _personID
-        }
-        set {
-            willSet(0, "personID")
-            _personID = newValue
-            didSet(column: 0)
-        }
-    }
-
-    /// `name`: String, indexed.
-    public var name: String {
-        get {
-            observationAccess(column: 1)
-            return _name
-        }
-        set {
-            willSet(1, "name")
-            _name = newValue
-            didSet(column: 1)
-        }
-    }
-
-    /// `displayName`: String.
-    public var displayName: String {
-        get {
-            observationAccess(column: 2)
-            return _displayName
-        }
-        set {
-            willSet(2, "displayName")
-            _displayName = newValue
-            didSet(column: 2)
-        }
-    }
-
-    /// `createdAt`: Date, initially now.
-    public var createdAt: Date {
-        get {
-            observationAccess(column: 3)
-            return _createdAt
-        }
-        set {
-            willSet(3, "createdAt")
-            _createdAt = newValue
-            didSet(column: 3)
-        }
-    }
-
-    /// `token`: UUID, initially uuid.
-    public var token: UUID {
-        get {
-            observationAccess(column: 4)
-            return _token
-        }
-        set {
-            willSet(4, "token")
-            _token = newValue
-            didSet(column: 4)
-        }
-    }
-
-    /// `balance`: Decimal.
-    public var balance: Decimal {
-        get {
-            observationAccess(column: 5)
-            return _balance
-        }
-        set {
-            willSet(5, "balance")
-            _balance = newValue
-            didSet(column: 5)
-        }
-    }
-
-    /// `isActive`: Bool.
-    public var isActive: Bool {
-        get {
-            observationAccess(column: 6)
-            return _isActive
-        }
-        set {
-            willSet(6, "isActive")
-            _isActive = newValue
-            didSet(column: 6)
-        }
-    }
-
-    /// `website`: URL, optional.
-    public var website: URL? {
-        get {
-            observationAccess(column: 7)
-            return _website
-        }
-        set {
-            willSet(7, "website")
-            _website = newValue
-            didSet(column: 7)
-        }
-    }
-
-    /// `settings`: PersonSettings, optional.
-    public var settings: PersonSettings? {
-        get {
-            observationAccess(column: 8)
-            return _settings
-        }
-        set {
-            willSet(8, "settings")
-            _settings = newValue
-            didSet(column: 8)
-        }
-    }
-
-    /// The person's dogs; deleting the person deletes them.
-    ///
-    /// `pets`: to-many Dog.
-    public var pets: Set<Dog> {
-        get {
-            observationAccess(relationship: 0)
-            return Set(toMany(0, as: Dog.self))
-        }
-        set { setToMany(0, "pets", newValue) }
-    }
-
-    /// `friends`: ordered to-many Person.
-    public var friends: [Person] {
-        get {
-            observationAccess(relationship: 1)
-            return toMany(1, as: Person.self)
-        }
-        set { setToMany(1, "friends", newValue) }
-    }
-
     /// This object's ID (for a subentity, `objectID(as: Subentity.self)` gives the narrower type).
     public var objectID: ObjectID<Person> { objectID(as: Person.self) }
 
     public override func setInitialValues() {
         super.setInitialValues()
-        _createdAt = Date()
-        _token = UUID()
+        storedValues.createdAt = Date()
+        storedValues.token = UUID()
     }
 
     public override func readColumns(_ reader: inout RowReader) {
         super.readColumns(&reader)
-        _personID = reader.int64()
-        _name = reader.string()
-        _displayName = reader.string()
-        _createdAt = reader.date()
-        _token = reader.value(UUID.self, fallback: _token)
-        _balance = reader.value(Decimal.self, fallback: 0)
-        _isActive = reader.bool()
-        _website = reader.optionalValue(URL.self)
-        _settings = reader.codable(PersonSettings.self, coder: .json)
+        storedValues.personID = reader.int64()
+        storedValues.name = reader.string()
+        storedValues.displayName = reader.string()
+        storedValues.createdAt = reader.date()
+        storedValues.token = reader.value(UUID.self, fallback: storedValues.token)
+        storedValues.balance = reader.value(Decimal.self, fallback: 0)
+        storedValues.isActive = reader.bool()
+        storedValues.website = reader.optionalValue(URL.self)
+        storedValues.settings = reader.codable(PersonSettings.self, coder: .json)
     }
 
     public override func bindColumns(to binder: inout ColumnBinder) {
         super.bindColumns(to: &binder)
-        binder.bind(int64: _personID)
-        binder.bind(string: _name)
-        binder.bind(string: _displayName)
-        binder.bind(date: _createdAt)
-        binder.bind(value: _token)
-        binder.bind(value: _balance)
-        binder.bind(bool: _isActive)
-        binder.bind(value: _website)
-        binder.bind(codable: _settings, coder: .json)
+        binder.bind(int64: storedValues.personID)
+        binder.bind(string: storedValues.name)
+        binder.bind(string: storedValues.displayName)
+        binder.bind(date: storedValues.createdAt)
+        binder.bind(value: storedValues.token)
+        binder.bind(value: storedValues.balance)
+        binder.bind(bool: storedValues.isActive)
+        binder.bind(value: storedValues.website)
+        binder.bind(codable: storedValues.settings, coder: .json)
     }
 
     public override class func propertyName(for keyPath: AnyKeyPath) -> String? {
@@ -257,6 +112,172 @@ public final class Person: StrataObject {
             \Person?.?.settings: "settings",
         ])
         return parts
+    }
+}
+
+extension Person {
+    /// The values of one `Person` object that this class adds to its superclass's.
+    fileprivate struct StoredValues {
+        var personID: Int64
+        var name: String
+        var displayName: String
+        var createdAt: Date
+        var token: UUID
+        var balance: Decimal
+        var isActive: Bool
+        var website: URL?
+        var settings: PersonSettings?
+
+        init() {
+            self.personID = 0
+            self.name = ""
+            self.displayName = ""
+            self.createdAt = Date(timeIntervalSince1970: 0)
+            self.token = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+            self.balance = Decimal(string: "0", locale: Locale(identifier: "en_US_POSIX"))!
+            self.isActive = true
+            self.website = nil
+            self.settings = nil
+        }
+    }
+
+    /// The customer number the shop's back office gives out.
+    ///
+    /// `personID`: Int64, unique.
+    public var personID: Int64 {
+        get {
+            observationAccess(column: 0)
+            return storedValues.personID
+        }
+        set {
+            willSet(0, "personID")
+            storedValues.personID = newValue
+            didSet(column: 0)
+        }
+    }
+
+    /// `name`: String, indexed.
+    public var name: String {
+        get {
+            observationAccess(column: 1)
+            return storedValues.name
+        }
+        set {
+            willSet(1, "name")
+            storedValues.name = newValue
+            didSet(column: 1)
+        }
+    }
+
+    /// `displayName`: String.
+    public var displayName: String {
+        get {
+            observationAccess(column: 2)
+            return storedValues.displayName
+        }
+        set {
+            willSet(2, "displayName")
+            storedValues.displayName = newValue
+            didSet(column: 2)
+        }
+    }
+
+    /// `createdAt`: Date, initially now.
+    public var createdAt: Date {
+        get {
+            observationAccess(column: 3)
+            return storedValues.createdAt
+        }
+        set {
+            willSet(3, "createdAt")
+            storedValues.createdAt = newValue
+            didSet(column: 3)
+        }
+    }
+
+    /// `token`: UUID, initially uuid.
+    public var token: UUID {
+        get {
+            observationAccess(column: 4)
+            return storedValues.token
+        }
+        set {
+            willSet(4, "token")
+            storedValues.token = newValue
+            didSet(column: 4)
+        }
+    }
+
+    /// `balance`: Decimal.
+    public var balance: Decimal {
+        get {
+            observationAccess(column: 5)
+            return storedValues.balance
+        }
+        set {
+            willSet(5, "balance")
+            storedValues.balance = newValue
+            didSet(column: 5)
+        }
+    }
+
+    /// `isActive`: Bool.
+    public var isActive: Bool {
+        get {
+            observationAccess(column: 6)
+            return storedValues.isActive
+        }
+        set {
+            willSet(6, "isActive")
+            storedValues.isActive = newValue
+            didSet(column: 6)
+        }
+    }
+
+    /// `website`: URL, optional.
+    public var website: URL? {
+        get {
+            observationAccess(column: 7)
+            return storedValues.website
+        }
+        set {
+            willSet(7, "website")
+            storedValues.website = newValue
+            didSet(column: 7)
+        }
+    }
+
+    /// `settings`: PersonSettings, optional.
+    public var settings: PersonSettings? {
+        get {
+            observationAccess(column: 8)
+            return storedValues.settings
+        }
+        set {
+            willSet(8, "settings")
+            storedValues.settings = newValue
+            didSet(column: 8)
+        }
+    }
+
+    /// The person's dogs; deleting the person deletes them.
+    ///
+    /// `pets`: to-many Dog.
+    public var pets: Set<Dog> {
+        get {
+            observationAccess(relationship: 0)
+            return Set(toMany(0, as: Dog.self))
+        }
+        set { setToMany(0, "pets", newValue) }
+    }
+
+    /// `friends`: ordered to-many Person.
+    public var friends: [Person] {
+        get {
+            observationAccess(relationship: 1)
+            return toMany(1, as: Person.self)
+        }
+        set { setToMany(1, "friends", newValue) }
     }
 }
 

@@ -6,12 +6,9 @@ import Strata
 /// The `Dog` entity of PetStore V3.
 public final class Dog: Animal {
     public override class var entityName: String { "Dog" }
-    private var _nickname: String = ""
-    private var _weight: Double = 0.0
-    private var _years: Int = 0
-    private var _legs: Int16 = 4
-    private var _master: Int64?
-    private var _vet: Int64?
+    /// The values behind the accessors. Their type and the accessors are declared in an extension
+    /// below, so a changed attribute leaves this class's own declaration as it was.
+    private var storedValues = StoredValues()
 
     /// The key paths the accessors report to Observation: the superclass's, then this class's.
     public override class var observedProperties: ObservedProperties {
@@ -31,108 +28,38 @@ public final class Dog: Animal {
         return properties
     }
 
-    /// `nickname`: String.
-    public var nickname: String {
-        get {
-            observationAccess(column: 1)
-            return _nickname
-        }
-        set {
-            willSet(1, "nickname")
-            _nickname = newValue
-            didSet(column: 1)
-        }
-    }
-
-    /// `weight`: Double.
-    public var weight: Double {
-        get {
-            observationAccess(column: 2)
-            return _weight
-        }
-        set {
-            willSet(2, "weight")
-            _weight = newValue
-            didSet(column: 2)
-        }
-    }
-
-    /// `years`: Int.
-    public var years: Int {
-        get {
-            observationAccess(column: 3)
-            return _years
-        }
-        set {
-            willSet(3, "years")
-            _years = newValue
-            didSet(column: 3)
-        }
-    }
-
-    /// `legs`: Int16.
-    public var legs: Int16 {
-        get {
-            observationAccess(column: 4)
-            return _legs
-        }
-        set {
-            willSet(4, "legs")
-            _legs = newValue
-            didSet(column: 4)
-        }
-    }
-
-    /// `master`: to-one Person.
-    public var master: Person? {
-        get {
-            observationAccess(relationship: 0)
-            return toOneObject(0) as? Person
-        }
-        set { setToOneObject(0, "master", newValue) }
-    }
-
-    /// `vet`: to-one Vet.
-    public var vet: Vet? {
-        get {
-            observationAccess(relationship: 1)
-            return toOneObject(1) as? Vet
-        }
-        set { setToOneObject(1, "vet", newValue) }
-    }
-
     public override func readColumns(_ reader: inout RowReader) {
         super.readColumns(&reader)
-        _nickname = reader.string()
-        _weight = reader.double()
-        _years = reader.int()
-        _legs = reader.int16()
-        _master = reader.optionalInt64()
-        _vet = reader.optionalInt64()
+        storedValues.nickname = reader.string()
+        storedValues.weight = reader.double()
+        storedValues.years = reader.int()
+        storedValues.legs = reader.int16()
+        storedValues.master = reader.optionalInt64()
+        storedValues.vet = reader.optionalInt64()
     }
 
     public override func bindColumns(to binder: inout ColumnBinder) {
         super.bindColumns(to: &binder)
-        binder.bind(string: _nickname)
-        binder.bind(double: _weight)
-        binder.bind(int: _years)
-        binder.bind(int16: _legs)
-        binder.bind(value: _master)
-        binder.bind(value: _vet)
+        binder.bind(string: storedValues.nickname)
+        binder.bind(double: storedValues.weight)
+        binder.bind(int: storedValues.years)
+        binder.bind(int16: storedValues.legs)
+        binder.bind(value: storedValues.master)
+        binder.bind(value: storedValues.vet)
     }
 
     public override func foreignKey(_ ordinal: Int) -> Int64? {
         switch ordinal {
-        case 5: return _master
-        case 6: return _vet
+        case 5: return storedValues.master
+        case 6: return storedValues.vet
         default: return super.foreignKey(ordinal)
         }
     }
 
     public override func setForeignKey(_ ordinal: Int, _ value: Int64?) {
         switch ordinal {
-        case 5: _master = value
-        case 6: _vet = value
+        case 5: storedValues.master = value
+        case 6: storedValues.vet = value
         default: super.setForeignKey(ordinal, value)
         }
     }
@@ -172,6 +99,97 @@ public final class Dog: Animal {
         parts.addToOne(\Dog.master, \Dog?.?.master, "master")
         parts.addToOne(\Dog.vet, \Dog?.?.vet, "vet")
         return parts
+    }
+}
+
+extension Dog {
+    /// The values of one `Dog` object that this class adds to its superclass's.
+    fileprivate struct StoredValues {
+        var nickname: String
+        var weight: Double
+        var years: Int
+        var legs: Int16
+        var master: Int64?
+        var vet: Int64?
+
+        init() {
+            self.nickname = ""
+            self.weight = 0.0
+            self.years = 0
+            self.legs = 4
+            self.master = nil
+            self.vet = nil
+        }
+    }
+
+    /// `nickname`: String.
+    public var nickname: String {
+        get {
+            observationAccess(column: 1)
+            return storedValues.nickname
+        }
+        set {
+            willSet(1, "nickname")
+            storedValues.nickname = newValue
+            didSet(column: 1)
+        }
+    }
+
+    /// `weight`: Double.
+    public var weight: Double {
+        get {
+            observationAccess(column: 2)
+            return storedValues.weight
+        }
+        set {
+            willSet(2, "weight")
+            storedValues.weight = newValue
+            didSet(column: 2)
+        }
+    }
+
+    /// `years`: Int.
+    public var years: Int {
+        get {
+            observationAccess(column: 3)
+            return storedValues.years
+        }
+        set {
+            willSet(3, "years")
+            storedValues.years = newValue
+            didSet(column: 3)
+        }
+    }
+
+    /// `legs`: Int16.
+    public var legs: Int16 {
+        get {
+            observationAccess(column: 4)
+            return storedValues.legs
+        }
+        set {
+            willSet(4, "legs")
+            storedValues.legs = newValue
+            didSet(column: 4)
+        }
+    }
+
+    /// `master`: to-one Person.
+    public var master: Person? {
+        get {
+            observationAccess(relationship: 0)
+            return toOneObject(0) as? Person
+        }
+        set { setToOneObject(0, "master", newValue) }
+    }
+
+    /// `vet`: to-one Vet.
+    public var vet: Vet? {
+        get {
+            observationAccess(relationship: 1)
+            return toOneObject(1) as? Vet
+        }
+        set { setToOneObject(1, "vet", newValue) }
     }
 }
 

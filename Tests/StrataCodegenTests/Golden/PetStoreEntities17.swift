@@ -6,7 +6,9 @@ import Strata
 /// The `Vet` entity of PetStore V3.
 public final class Vet: StrataObject {
     public override class var entityName: String { "Vet" }
-    private var _name: String = ""
+    /// The values behind the accessors. Their type and the accessors are declared in an extension
+    /// below, so a changed attribute leaves this class's own declaration as it was.
+    private var storedValues = StoredValues()
 
     /// The key paths the accessors report to Observation: the superclass's, then this class's.
     public override class var observedProperties: ObservedProperties {
@@ -20,39 +22,17 @@ public final class Vet: StrataObject {
         return properties
     }
 
-    /// `name`: String.
-    public var name: String {
-        get {
-            observationAccess(column: 0)
-            return _name
-        }
-        set {
-            willSet(0, "name")
-            _name = newValue
-            didSet(column: 0)
-        }
-    }
-
-    /// `patients`: to-many Dog.
-    public var patients: Set<Dog> {
-        get {
-            observationAccess(relationship: 0)
-            return Set(toMany(0, as: Dog.self))
-        }
-        set { setToMany(0, "patients", newValue) }
-    }
-
     /// This object's ID (for a subentity, `objectID(as: Subentity.self)` gives the narrower type).
     public var objectID: ObjectID<Vet> { objectID(as: Vet.self) }
 
     public override func readColumns(_ reader: inout RowReader) {
         super.readColumns(&reader)
-        _name = reader.string()
+        storedValues.name = reader.string()
     }
 
     public override func bindColumns(to binder: inout ColumnBinder) {
         super.bindColumns(to: &binder)
-        binder.bind(string: _name)
+        binder.bind(string: storedValues.name)
     }
 
     public override class func propertyName(for keyPath: AnyKeyPath) -> String? {
@@ -80,6 +60,39 @@ public final class Vet: StrataObject {
             \Vet?.?.name: "name",
         ])
         return parts
+    }
+}
+
+extension Vet {
+    /// The values of one `Vet` object that this class adds to its superclass's.
+    fileprivate struct StoredValues {
+        var name: String
+
+        init() {
+            self.name = ""
+        }
+    }
+
+    /// `name`: String.
+    public var name: String {
+        get {
+            observationAccess(column: 0)
+            return storedValues.name
+        }
+        set {
+            willSet(0, "name")
+            storedValues.name = newValue
+            didSet(column: 0)
+        }
+    }
+
+    /// `patients`: to-many Dog.
+    public var patients: Set<Dog> {
+        get {
+            observationAccess(relationship: 0)
+            return Set(toMany(0, as: Dog.self))
+        }
+        set { setToMany(0, "patients", newValue) }
     }
 }
 

@@ -6,7 +6,9 @@ import Strata
 /// The `Animal` entity of PetStore V3.
 public class Animal: StrataObject {
     public override class var entityName: String { "Animal" }
-    private var _species: String = ""
+    /// The values behind the accessors. Their type and the accessors are declared in an extension
+    /// below, so a changed attribute leaves this class's own declaration as it was.
+    private var storedValues = StoredValues()
 
     /// The key paths the accessors report to Observation: the superclass's, then this class's.
     public override class var observedProperties: ObservedProperties {
@@ -17,30 +19,17 @@ public class Animal: StrataObject {
         return properties
     }
 
-    /// `species`: String.
-    public var species: String {
-        get {
-            observationAccess(column: 0)
-            return _species
-        }
-        set {
-            willSet(0, "species")
-            _species = newValue
-            didSet(column: 0)
-        }
-    }
-
     /// This object's ID (for a subentity, `objectID(as: Subentity.self)` gives the narrower type).
     public var objectID: ObjectID<Animal> { objectID(as: Animal.self) }
 
     public override func readColumns(_ reader: inout RowReader) {
         super.readColumns(&reader)
-        _species = reader.string()
+        storedValues.species = reader.string()
     }
 
     public override func bindColumns(to binder: inout ColumnBinder) {
         super.bindColumns(to: &binder)
-        binder.bind(string: _species)
+        binder.bind(string: storedValues.species)
     }
 
     public override class func propertyName(for keyPath: AnyKeyPath) -> String? {
@@ -66,6 +55,30 @@ public class Animal: StrataObject {
             \Animal?.?.species: "species",
         ])
         return parts
+    }
+}
+
+extension Animal {
+    /// The values of one `Animal` object that this class adds to its superclass's.
+    fileprivate struct StoredValues {
+        var species: String
+
+        init() {
+            self.species = ""
+        }
+    }
+
+    /// `species`: String.
+    public var species: String {
+        get {
+            observationAccess(column: 0)
+            return storedValues.species
+        }
+        set {
+            willSet(0, "species")
+            storedValues.species = newValue
+            didSet(column: 0)
+        }
     }
 }
 

@@ -6,11 +6,9 @@ import Strata
 /// The `Thumbnail` entity of PetStore V3.
 public final class Thumbnail: StrataObject {
     public override class var entityName: String { "Thumbnail" }
-    private var _url: URL = URL(fileURLWithPath: "/")
-    private var _bytes: Data = Data()
-    private var _width: Int32 = 0
-    private var _height: Int32 = 0
-    private var _scale: Float = 1.0
+    /// The values behind the accessors. Their type and the accessors are declared in an extension
+    /// below, so a changed attribute leaves this class's own declaration as it was.
+    private var storedValues = StoredValues()
 
     /// The key paths the accessors report to Observation: the superclass's, then this class's.
     public override class var observedProperties: ObservedProperties {
@@ -25,90 +23,25 @@ public final class Thumbnail: StrataObject {
         return properties
     }
 
-    /// `url`: URL, unique.
-    public var url: URL {
-        get {
-            observationAccess(column: 0)
-            return _url
-        }
-        set {
-            willSet(0, "url")
-            _url = newValue
-            didSet(column: 0)
-        }
-    }
-
-    /// `bytes`: Data.
-    public var bytes: Data {
-        get {
-            observationAccess(column: 1)
-            return _bytes
-        }
-        set {
-            willSet(1, "bytes")
-            _bytes = newValue
-            didSet(column: 1)
-        }
-    }
-
-    /// `width`: Int32.
-    public var width: Int32 {
-        get {
-            observationAccess(column: 2)
-            return _width
-        }
-        set {
-            willSet(2, "width")
-            _width = newValue
-            didSet(column: 2)
-        }
-    }
-
-    /// `height`: Int32.
-    public var height: Int32 {
-        get {
-            observationAccess(column: 3)
-            return _height
-        }
-        set {
-            willSet(3, "height")
-            _height = newValue
-            didSet(column: 3)
-        }
-    }
-
-    /// `scale`: Float.
-    public var scale: Float {
-        get {
-            observationAccess(column: 4)
-            return _scale
-        }
-        set {
-            willSet(4, "scale")
-            _scale = newValue
-            didSet(column: 4)
-        }
-    }
-
     /// This object's ID (for a subentity, `objectID(as: Subentity.self)` gives the narrower type).
     public var objectID: ObjectID<Thumbnail> { objectID(as: Thumbnail.self) }
 
     public override func readColumns(_ reader: inout RowReader) {
         super.readColumns(&reader)
-        _url = reader.value(URL.self, fallback: _url)
-        _bytes = reader.value(Data.self, fallback: Data())
-        _width = reader.int32()
-        _height = reader.int32()
-        _scale = reader.float()
+        storedValues.url = reader.value(URL.self, fallback: storedValues.url)
+        storedValues.bytes = reader.value(Data.self, fallback: Data())
+        storedValues.width = reader.int32()
+        storedValues.height = reader.int32()
+        storedValues.scale = reader.float()
     }
 
     public override func bindColumns(to binder: inout ColumnBinder) {
         super.bindColumns(to: &binder)
-        binder.bind(value: _url)
-        binder.bind(value: _bytes)
-        binder.bind(int32: _width)
-        binder.bind(int32: _height)
-        binder.bind(float: _scale)
+        binder.bind(value: storedValues.url)
+        binder.bind(value: storedValues.bytes)
+        binder.bind(int32: storedValues.width)
+        binder.bind(int32: storedValues.height)
+        binder.bind(float: storedValues.scale)
     }
 
     public override class func propertyName(for keyPath: AnyKeyPath) -> String? {
@@ -142,6 +75,90 @@ public final class Thumbnail: StrataObject {
             \Thumbnail?.?.scale: "scale",
         ])
         return parts
+    }
+}
+
+extension Thumbnail {
+    /// The values of one `Thumbnail` object that this class adds to its superclass's.
+    fileprivate struct StoredValues {
+        var url: URL
+        var bytes: Data
+        var width: Int32
+        var height: Int32
+        var scale: Float
+
+        init() {
+            self.url = URL(fileURLWithPath: "/")
+            self.bytes = Data()
+            self.width = 0
+            self.height = 0
+            self.scale = 1.0
+        }
+    }
+
+    /// `url`: URL, unique.
+    public var url: URL {
+        get {
+            observationAccess(column: 0)
+            return storedValues.url
+        }
+        set {
+            willSet(0, "url")
+            storedValues.url = newValue
+            didSet(column: 0)
+        }
+    }
+
+    /// `bytes`: Data.
+    public var bytes: Data {
+        get {
+            observationAccess(column: 1)
+            return storedValues.bytes
+        }
+        set {
+            willSet(1, "bytes")
+            storedValues.bytes = newValue
+            didSet(column: 1)
+        }
+    }
+
+    /// `width`: Int32.
+    public var width: Int32 {
+        get {
+            observationAccess(column: 2)
+            return storedValues.width
+        }
+        set {
+            willSet(2, "width")
+            storedValues.width = newValue
+            didSet(column: 2)
+        }
+    }
+
+    /// `height`: Int32.
+    public var height: Int32 {
+        get {
+            observationAccess(column: 3)
+            return storedValues.height
+        }
+        set {
+            willSet(3, "height")
+            storedValues.height = newValue
+            didSet(column: 3)
+        }
+    }
+
+    /// `scale`: Float.
+    public var scale: Float {
+        get {
+            observationAccess(column: 4)
+            return storedValues.scale
+        }
+        set {
+            willSet(4, "scale")
+            storedValues.scale = newValue
+            didSet(column: 4)
+        }
     }
 }
 
