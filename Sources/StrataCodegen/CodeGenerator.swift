@@ -198,7 +198,8 @@ public struct CodeGenerator {
     private static func keysConcurrently(templates: [String: String], contexts: [[String: Any]], names: [String],
                                          files: [String]) -> [String?] {
         let shared = SharedContext(templates: templates, contexts: contexts)
-        let groups = Array(Dictionary(grouping: names.indices, by: { files[$0] }).values)
+        // In the jobs' order, so the longest key (the older versions', listed first) starts first.
+        let groups = Dictionary(grouping: names.indices, by: { files[$0] }).values.sorted { $0[0] < $1[0] }
         let keyed = groups.concurrentMap { group in
             let memo = RenderKey.Memo()
             return group.map { index in (index, RenderKey.make(template: names[index], templates: shared.templates, context: shared.contexts[index], memo: memo)) }
