@@ -293,19 +293,7 @@ extension {{ currentNamespace }} {
     {% endif %}
     /// {{ declaration.summary }}
     static var {{ declaration.property }}: EntityDescription {
-        EntityDescription(
-            {{ declaration.arguments }}
-        )
-    }
-    {% endfor %}
-    {% for group in descriptorGroups %}
-
-    /// Properties of `{{ group.entity }}` first described in {{ version }}.
-    enum {{ group.name }} {
-        {% for member in group.members %}
-        /// {{ member.summary }}
-        static var {{ member.property }}: {{ member.type }} { {{ member.literal }} }
-        {% endfor %}
+        {{ declaration.body|lines:8 }}
     }
     {% endfor %}
 }

@@ -127,8 +127,7 @@ public struct CodeGenerator {
             let shardEntities = (shards[shard] ?? []).map(\.1)
             let typeList = shardEntities.compactMap { $0.values["name"] as? String }.map { $0 + ".self" }.joined(separator: ", ")
             jobs.append(RenderJob(template: "Entities.swift.stencil", fileName: GeneratedFileNames.entities(name, shard: shard),
-                                  overrides: ["entities": shardEntities, "shard": shard, "shardTypeList": typeList, "descriptorDeclarations": inShard("declarations", shard),
-                                              "descriptorGroups": inShard("propertyGroups", shard)]))
+                                  overrides: ["entities": shardEntities, "shard": shard, "shardTypeList": typeList, "descriptorDeclarations": inShard("declarations", shard)]))
         }
         for shard in 1...GeneratedFileNames.shardCount {
             let fileName = GeneratedFileNames.entities(name, shard: shard)

@@ -5,11 +5,12 @@ import StrataSchema
 /// Older versions are text the runtime reads on first use (``VersionTextCode``): only a store of
 /// such a version needs them, and a string literal costs the compiler next to nothing, where their
 /// Swift code was most of a long history's build. The current version is Swift code: one `static
-/// var` with an explicit type per description, since the compiler type-checks each declaration on
-/// its own; a property in `<Entity>Properties` and an entity (lock included) as `entity<Entity>`,
-/// the version listing references. Descriptions are computed properties: the step of a build
-/// that writes the module's interface skips their bodies, where it would type-check every initial
-/// value of a stored one (half of that step's time for a large model).
+/// var` with an explicit type per entity, `entity<Entity>`, holding its properties' descriptions
+/// and its lock, the version listing references; so no expression grows with the model. They
+/// are computed properties: the step of a build that writes the module's interface skips their
+/// bodies, where it would type-check every initial value of a stored one (half of that step's time
+/// for a large model). Properties are not declarations of their own: for 200 × 10, their 4,000
+/// declarations cost that step 0.3 s.
 enum SchemaContext {
     /// The versions of a model, oldest first: the older ones as the lines of their text (an entity
     /// an earlier version describes alike as a `same` line), the current one as declarations. A
@@ -42,32 +43,21 @@ enum SchemaContext {
             .joined(separator: "\n")
     }
 
-    /// The current version's declarations: each property and entity description declared once
-    /// in its namespace, the version listing the entities by reference. Each declaration and group
-    /// names its entity: the generator writes them beside the entity's class.
+    /// The current version's declarations: each entity description declared once in its
+    /// namespace, the version listing the entities by reference. Each declaration names its
+    /// entity: the generator writes it beside the entity's class.
     private static func declarations(_ version: SchemaVersion, model: Model, namespace: String, locks: [String: LockHash]) -> [String: Any] {
         var references: [String] = []
         var declarations: [TemplateNode] = []
-        var groups: [TemplateNode] = []
         let index = EntityIndex(version)
         for entity in version.entities.sorted(by: { $0.name < $1.name }) {
-            var members: [TemplateNode] = []
-            func reference(_ name: String, _ type: String, _ literal: String) -> String {
-                members.append(TemplateNode(["property": "_" + name, "type": type, "literal": literal,
-                                             "summary": "`\(name)` of `\(entity.name)` as of \(version.name)."]))
-                return namespace + "." + entity.name + "Properties._" + name
-            }
-            let attributes = entity.attributes.filter(\.isStored).map { reference($0.name, "AttributeDescription", DescriptorCode.attribute($0)) }
-            let relationships = entity.relationships.map { reference($0.name, "RelationshipDescription", DescriptorCode.relationship($0)) }
-            if !members.isEmpty { groups.append(TemplateNode(["name": entity.name + "Properties", "entity": entity.name, "members": members])) }
-            let arguments = DescriptorCode.entityArguments(entity, in: index, attributes: attributes, relationships: relationships,
-                                                           lock: locks[entity.name]!)
+            let body = DescriptorCode.entityBody(entity, in: index, lock: locks[entity.name]!)
             references.append(namespace + ".entity" + entity.name)
-            declarations.append(TemplateNode(["property": "entity" + entity.name, "entity": entity.name, "arguments": arguments,
+            declarations.append(TemplateNode(["property": "entity" + entity.name, "entity": entity.name, "body": body,
                                               "summary": "`\(entity.name)` as of \(version.name)."]))
         }
         return [
-            "declarations": declarations, "propertyGroups": groups, "references": references,
+            "declarations": declarations, "references": references,
             "configurations": configurationsLiteral(model, version),
             "migrations": version.migrations.sorted { $0.from.value < $1.from.value }.map(DescriptorCode.migration),
         ]

@@ -310,52 +310,26 @@ extension PetStore {
 extension PetStoreV3 {
     /// `Person` as of V3.
     static var entityPerson: EntityDescription {
-        EntityDescription(
+        var attributes: [AttributeDescription] = []
+        attributes.append(AttributeDescription("personID", .int64, required: true, unique: true))
+        attributes.append(AttributeDescription("name", .string, indexed: true, default: ("" as String).sqlValue))
+        attributes.append(AttributeDescription("displayName", .string, storageKey: "display_name", default: ("" as String).sqlValue))
+        attributes.append(AttributeDescription("createdAt", .date, initial: .now))
+        attributes.append(AttributeDescription("token", .uuid, initial: .uuid))
+        attributes.append(AttributeDescription("balance", .decimal, default: (Decimal(string: "0", locale: Locale(identifier: "en_US_POSIX"))! as Decimal).sqlValue))
+        attributes.append(AttributeDescription("isActive", .bool, default: (true as Bool).sqlValue))
+        attributes.append(AttributeDescription("website", .url, optional: true))
+        attributes.append(AttributeDescription("settings", .codable, optional: true))
+        var relationships: [RelationshipDescription] = []
+        relationships.append(RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade))
+        relationships.append(RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 500))
+        return EntityDescription(
             "Person",
-            attributes: [
-                PetStoreV3.PersonProperties._personID,
-                PetStoreV3.PersonProperties._name,
-                PetStoreV3.PersonProperties._displayName,
-                PetStoreV3.PersonProperties._createdAt,
-                PetStoreV3.PersonProperties._token,
-                PetStoreV3.PersonProperties._balance,
-                PetStoreV3.PersonProperties._isActive,
-                PetStoreV3.PersonProperties._website,
-                PetStoreV3.PersonProperties._settings,
-            ],
-            relationships: [
-                PetStoreV3.PersonProperties._pets,
-                PetStoreV3.PersonProperties._friends,
-            ],
+            attributes: attributes,
+            relationships: relationships,
             uniqueness: [["createdAt", "name"]],
             lock: [0x33a1708b6add39c6, 0xe46aa7c53ad9a3b5, 0x58194f95aadb9136, 0x227fcf965c666e74]
         )
-    }
-
-    /// Properties of `Person` first described in V3.
-    enum PersonProperties {
-        /// `personID` of `Person` as of V3.
-        static var _personID: AttributeDescription { AttributeDescription("personID", .int64, required: true, unique: true) }
-        /// `name` of `Person` as of V3.
-        static var _name: AttributeDescription { AttributeDescription("name", .string, indexed: true, default: ("" as String).sqlValue) }
-        /// `displayName` of `Person` as of V3.
-        static var _displayName: AttributeDescription { AttributeDescription("displayName", .string, storageKey: "display_name", default: ("" as String).sqlValue) }
-        /// `createdAt` of `Person` as of V3.
-        static var _createdAt: AttributeDescription { AttributeDescription("createdAt", .date, initial: .now) }
-        /// `token` of `Person` as of V3.
-        static var _token: AttributeDescription { AttributeDescription("token", .uuid, initial: .uuid) }
-        /// `balance` of `Person` as of V3.
-        static var _balance: AttributeDescription { AttributeDescription("balance", .decimal, default: (Decimal(string: "0", locale: Locale(identifier: "en_US_POSIX"))! as Decimal).sqlValue) }
-        /// `isActive` of `Person` as of V3.
-        static var _isActive: AttributeDescription { AttributeDescription("isActive", .bool, default: (true as Bool).sqlValue) }
-        /// `website` of `Person` as of V3.
-        static var _website: AttributeDescription { AttributeDescription("website", .url, optional: true) }
-        /// `settings` of `Person` as of V3.
-        static var _settings: AttributeDescription { AttributeDescription("settings", .codable, optional: true) }
-        /// `pets` of `Person` as of V3.
-        static var _pets: RelationshipDescription { RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade) }
-        /// `friends` of `Person` as of V3.
-        static var _friends: RelationshipDescription { RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 500) }
     }
 }
 

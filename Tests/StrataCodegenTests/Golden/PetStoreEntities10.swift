@@ -206,37 +206,21 @@ extension PetStore {
 extension PetStoreV3 {
     /// `Dog` as of V3.
     static var entityDog: EntityDescription {
-        EntityDescription(
+        var attributes: [AttributeDescription] = []
+        attributes.append(AttributeDescription("nickname", .string, default: ("" as String).sqlValue))
+        attributes.append(AttributeDescription("weight", .double, default: (0.0 as Double).sqlValue))
+        attributes.append(AttributeDescription("years", .int, default: (0 as Int).sqlValue))
+        attributes.append(AttributeDescription("legs", .int16, default: (4 as Int16).sqlValue))
+        var relationships: [RelationshipDescription] = []
+        relationships.append(RelationshipDescription("master", destination: "Person", inverse: "pets"))
+        relationships.append(RelationshipDescription("vet", destination: "Vet", inverse: "patients"))
+        return EntityDescription(
             "Dog",
             parent: "Animal",
-            attributes: [
-                PetStoreV3.DogProperties._nickname,
-                PetStoreV3.DogProperties._weight,
-                PetStoreV3.DogProperties._years,
-                PetStoreV3.DogProperties._legs,
-            ],
-            relationships: [
-                PetStoreV3.DogProperties._master,
-                PetStoreV3.DogProperties._vet,
-            ],
+            attributes: attributes,
+            relationships: relationships,
             lock: [0xbea23b71b8016efa, 0x7a289217f69cd5a2, 0xbc73da3775738bfd, 0x3314898b591e5b65]
         )
-    }
-
-    /// Properties of `Dog` first described in V3.
-    enum DogProperties {
-        /// `nickname` of `Dog` as of V3.
-        static var _nickname: AttributeDescription { AttributeDescription("nickname", .string, default: ("" as String).sqlValue) }
-        /// `weight` of `Dog` as of V3.
-        static var _weight: AttributeDescription { AttributeDescription("weight", .double, default: (0.0 as Double).sqlValue) }
-        /// `years` of `Dog` as of V3.
-        static var _years: AttributeDescription { AttributeDescription("years", .int, default: (0 as Int).sqlValue) }
-        /// `legs` of `Dog` as of V3.
-        static var _legs: AttributeDescription { AttributeDescription("legs", .int16, default: (4 as Int16).sqlValue) }
-        /// `master` of `Dog` as of V3.
-        static var _master: RelationshipDescription { RelationshipDescription("master", destination: "Person", inverse: "pets") }
-        /// `vet` of `Dog` as of V3.
-        static var _vet: RelationshipDescription { RelationshipDescription("vet", destination: "Vet", inverse: "patients") }
     }
 }
 

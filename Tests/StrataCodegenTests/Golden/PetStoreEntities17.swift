@@ -109,24 +109,16 @@ extension PetStore {
 extension PetStoreV3 {
     /// `Vet` as of V3.
     static var entityVet: EntityDescription {
-        EntityDescription(
+        var attributes: [AttributeDescription] = []
+        attributes.append(AttributeDescription("name", .string, default: ("" as String).sqlValue))
+        var relationships: [RelationshipDescription] = []
+        relationships.append(RelationshipDescription("patients", destination: "Dog", inverse: "vet", kind: .unordered))
+        return EntityDescription(
             "Vet",
-            attributes: [
-                PetStoreV3.VetProperties._name,
-            ],
-            relationships: [
-                PetStoreV3.VetProperties._patients,
-            ],
+            attributes: attributes,
+            relationships: relationships,
             lock: [0x1ad8f36eec0c78e5, 0x1ee4fc5bcf8c591e, 0x954b49bb754edde9, 0x6d5b6733c3505679]
         )
-    }
-
-    /// Properties of `Vet` first described in V3.
-    enum VetProperties {
-        /// `name` of `Vet` as of V3.
-        static var _name: AttributeDescription { AttributeDescription("name", .string, default: ("" as String).sqlValue) }
-        /// `patients` of `Vet` as of V3.
-        static var _patients: RelationshipDescription { RelationshipDescription("patients", destination: "Dog", inverse: "vet", kind: .unordered) }
     }
 }
 

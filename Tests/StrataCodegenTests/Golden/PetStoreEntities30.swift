@@ -95,20 +95,14 @@ extension PetStore {
 extension PetStoreV3 {
     /// `Animal` as of V3.
     static var entityAnimal: EntityDescription {
-        EntityDescription(
+        var attributes: [AttributeDescription] = []
+        attributes.append(AttributeDescription("species", .string, default: ("" as String).sqlValue))
+        return EntityDescription(
             "Animal",
             abstract: true,
-            attributes: [
-                PetStoreV3.AnimalProperties._species,
-            ],
+            attributes: attributes,
             lock: [0x4cb342b63b63fb10, 0x56351e9d263dfa83, 0x5c17244c18d96fb4, 0x9089631404a33f75]
         )
-    }
-
-    /// Properties of `Animal` first described in V3.
-    enum AnimalProperties {
-        /// `species` of `Animal` as of V3.
-        static var _species: AttributeDescription { AttributeDescription("species", .string, default: ("" as String).sqlValue) }
     }
 }
 

@@ -175,31 +175,17 @@ extension PetStore {
 extension PetStoreV3 {
     /// `Thumbnail` as of V3.
     static var entityThumbnail: EntityDescription {
-        EntityDescription(
+        var attributes: [AttributeDescription] = []
+        attributes.append(AttributeDescription("url", .url, required: true, unique: true))
+        attributes.append(AttributeDescription("bytes", .data, required: true))
+        attributes.append(AttributeDescription("width", .int32, default: (0 as Int32).sqlValue))
+        attributes.append(AttributeDescription("height", .int32, default: (0 as Int32).sqlValue))
+        attributes.append(AttributeDescription("scale", .float, default: (1.0 as Float).sqlValue))
+        return EntityDescription(
             "Thumbnail",
-            attributes: [
-                PetStoreV3.ThumbnailProperties._url,
-                PetStoreV3.ThumbnailProperties._bytes,
-                PetStoreV3.ThumbnailProperties._width,
-                PetStoreV3.ThumbnailProperties._height,
-                PetStoreV3.ThumbnailProperties._scale,
-            ],
+            attributes: attributes,
             lock: [0xc6ed4787c1a789ca, 0x33a808e9b0be1f39, 0xb0ad54a579d1903d, 0x39f9d24f4fcdeb7e]
         )
-    }
-
-    /// Properties of `Thumbnail` first described in V3.
-    enum ThumbnailProperties {
-        /// `url` of `Thumbnail` as of V3.
-        static var _url: AttributeDescription { AttributeDescription("url", .url, required: true, unique: true) }
-        /// `bytes` of `Thumbnail` as of V3.
-        static var _bytes: AttributeDescription { AttributeDescription("bytes", .data, required: true) }
-        /// `width` of `Thumbnail` as of V3.
-        static var _width: AttributeDescription { AttributeDescription("width", .int32, default: (0 as Int32).sqlValue) }
-        /// `height` of `Thumbnail` as of V3.
-        static var _height: AttributeDescription { AttributeDescription("height", .int32, default: (0 as Int32).sqlValue) }
-        /// `scale` of `Thumbnail` as of V3.
-        static var _scale: AttributeDescription { AttributeDescription("scale", .float, default: (1.0 as Float).sqlValue) }
     }
 }
 
