@@ -22,7 +22,7 @@ import Strata
     {% if entity.hasStoredValues %}
     /// The values behind the accessors. Their type and the accessors are declared in an extension
     /// below, so a changed attribute leaves this class's own declaration as it was.
-    private var storedValues = StoredValues()
+    private var storedValues: StoredValues.Tuple = StoredValues.initial
     {% endif %}
     {% if entity.observedRuns %}
 
@@ -127,27 +127,17 @@ import Strata
 extension {{ entity.name }} {
     {% if entity.hasStoredValues %}
     /// The values of one `{{ entity.plainName }}` object that this class adds to its superclass's.
-    fileprivate struct StoredValues {
-        {% for attribute in entity.attributes %}
-        var {{ attribute.name }}: {{ attribute.storageType }}
-        {% endfor %}
-        {% for relationship in entity.toOnes %}
-        var {{ relationship.name }}: Int64?
-        {% endfor %}
-        {% for transient in entity.transients %}
-        var {{ transient.name }}: {{ transient.storageType }}
-        {% endfor %}
+    fileprivate enum StoredValues {
+        /// The values, in a tuple (see the Generated code article).
+        typealias Tuple = (
+            {{ entity.storedValueMembers|lines:12 }}
+        )
 
-        init() {
-            {% for attribute in entity.attributes %}
-            self.{{ attribute.name }} = {{ attribute.initial }}
-            {% endfor %}
-            {% for relationship in entity.toOnes %}
-            self.{{ relationship.name }} = nil
-            {% endfor %}
-            {% for transient in entity.transients %}
-            self.{{ transient.name }} = {{ transient.initial }}
-            {% endfor %}
+        /// A new object's values.
+        static var initial: Tuple {
+            (
+                {{ entity.storedValueInitials|lines:16 }}
+            )
         }
     }
     {% endif %}

@@ -11,7 +11,7 @@ public final class Person: StrataObject {
     public override class var entityName: String { "Person" }
     /// The values behind the accessors. Their type and the accessors are declared in an extension
     /// below, so a changed attribute leaves this class's own declaration as it was.
-    private var storedValues = StoredValues()
+    private var storedValues: StoredValues.Tuple = StoredValues.initial
 
     /// The key paths the accessors report to Observation: the superclass's, then this class's.
     public override class var observedProperties: ObservedProperties {
@@ -117,27 +117,33 @@ public final class Person: StrataObject {
 
 extension Person {
     /// The values of one `Person` object that this class adds to its superclass's.
-    fileprivate struct StoredValues {
-        var personID: Int64
-        var name: String
-        var displayName: String
-        var createdAt: Date
-        var token: UUID
-        var balance: Decimal
-        var isActive: Bool
-        var website: URL?
-        var settings: PersonSettings?
+    fileprivate enum StoredValues {
+        /// The values, in a tuple (see the Generated code article).
+        typealias Tuple = (
+            personID: Int64,
+            name: String,
+            displayName: String,
+            createdAt: Date,
+            token: UUID,
+            balance: Decimal,
+            isActive: Bool,
+            website: URL?,
+            settings: PersonSettings?
+        )
 
-        init() {
-            self.personID = 0
-            self.name = ""
-            self.displayName = ""
-            self.createdAt = Date(timeIntervalSince1970: 0)
-            self.token = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-            self.balance = Decimal(string: "0", locale: Locale(identifier: "en_US_POSIX"))!
-            self.isActive = true
-            self.website = nil
-            self.settings = nil
+        /// A new object's values.
+        static var initial: Tuple {
+            (
+                0,
+                "",
+                "",
+                Date(timeIntervalSince1970: 0),
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                Decimal(string: "0", locale: Locale(identifier: "en_US_POSIX"))!,
+                true,
+                nil,
+                nil
+            )
         }
     }
 

@@ -8,7 +8,7 @@ public final class Dog: Animal {
     public override class var entityName: String { "Dog" }
     /// The values behind the accessors. Their type and the accessors are declared in an extension
     /// below, so a changed attribute leaves this class's own declaration as it was.
-    private var storedValues = StoredValues()
+    private var storedValues: StoredValues.Tuple = StoredValues.initial
 
     /// The key paths the accessors report to Observation: the superclass's, then this class's.
     public override class var observedProperties: ObservedProperties {
@@ -104,21 +104,27 @@ public final class Dog: Animal {
 
 extension Dog {
     /// The values of one `Dog` object that this class adds to its superclass's.
-    fileprivate struct StoredValues {
-        var nickname: String
-        var weight: Double
-        var years: Int
-        var legs: Int16
-        var master: Int64?
-        var vet: Int64?
+    fileprivate enum StoredValues {
+        /// The values, in a tuple (see the Generated code article).
+        typealias Tuple = (
+            nickname: String,
+            weight: Double,
+            years: Int,
+            legs: Int16,
+            master: Int64?,
+            vet: Int64?
+        )
 
-        init() {
-            self.nickname = ""
-            self.weight = 0.0
-            self.years = 0
-            self.legs = 4
-            self.master = nil
-            self.vet = nil
+        /// A new object's values.
+        static var initial: Tuple {
+            (
+                "",
+                0.0,
+                0,
+                4,
+                nil,
+                nil
+            )
         }
     }
 

@@ -8,7 +8,7 @@ public final class Vet: StrataObject {
     public override class var entityName: String { "Vet" }
     /// The values behind the accessors. Their type and the accessors are declared in an extension
     /// below, so a changed attribute leaves this class's own declaration as it was.
-    private var storedValues = StoredValues()
+    private var storedValues: StoredValues.Tuple = StoredValues.initial
 
     /// The key paths the accessors report to Observation: the superclass's, then this class's.
     public override class var observedProperties: ObservedProperties {
@@ -65,11 +65,19 @@ public final class Vet: StrataObject {
 
 extension Vet {
     /// The values of one `Vet` object that this class adds to its superclass's.
-    fileprivate struct StoredValues {
-        var name: String
+    fileprivate enum StoredValues {
+        /// The values, in a tuple (see the Generated code article).
+        typealias Tuple = (
+            name: String,
+            Void
+        )
 
-        init() {
-            self.name = ""
+        /// A new object's values.
+        static var initial: Tuple {
+            (
+                "",
+                ()
+            )
         }
     }
 

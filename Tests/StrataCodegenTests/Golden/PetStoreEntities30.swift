@@ -8,7 +8,7 @@ public class Animal: StrataObject {
     public override class var entityName: String { "Animal" }
     /// The values behind the accessors. Their type and the accessors are declared in an extension
     /// below, so a changed attribute leaves this class's own declaration as it was.
-    private var storedValues = StoredValues()
+    private var storedValues: StoredValues.Tuple = StoredValues.initial
 
     /// The key paths the accessors report to Observation: the superclass's, then this class's.
     public override class var observedProperties: ObservedProperties {
@@ -60,11 +60,19 @@ public class Animal: StrataObject {
 
 extension Animal {
     /// The values of one `Animal` object that this class adds to its superclass's.
-    fileprivate struct StoredValues {
-        var species: String
+    fileprivate enum StoredValues {
+        /// The values, in a tuple (see the Generated code article).
+        typealias Tuple = (
+            species: String,
+            Void
+        )
 
-        init() {
-            self.species = ""
+        /// A new object's values.
+        static var initial: Tuple {
+            (
+                "",
+                ()
+            )
         }
     }
 

@@ -8,7 +8,7 @@ public final class Thumbnail: StrataObject {
     public override class var entityName: String { "Thumbnail" }
     /// The values behind the accessors. Their type and the accessors are declared in an extension
     /// below, so a changed attribute leaves this class's own declaration as it was.
-    private var storedValues = StoredValues()
+    private var storedValues: StoredValues.Tuple = StoredValues.initial
 
     /// The key paths the accessors report to Observation: the superclass's, then this class's.
     public override class var observedProperties: ObservedProperties {
@@ -80,19 +80,25 @@ public final class Thumbnail: StrataObject {
 
 extension Thumbnail {
     /// The values of one `Thumbnail` object that this class adds to its superclass's.
-    fileprivate struct StoredValues {
-        var url: URL
-        var bytes: Data
-        var width: Int32
-        var height: Int32
-        var scale: Float
+    fileprivate enum StoredValues {
+        /// The values, in a tuple (see the Generated code article).
+        typealias Tuple = (
+            url: URL,
+            bytes: Data,
+            width: Int32,
+            height: Int32,
+            scale: Float
+        )
 
-        init() {
-            self.url = URL(fileURLWithPath: "/")
-            self.bytes = Data()
-            self.width = 0
-            self.height = 0
-            self.scale = 1.0
+        /// A new object's values.
+        static var initial: Tuple {
+            (
+                URL(fileURLWithPath: "/"),
+                Data(),
+                0,
+                0,
+                1.0
+            )
         }
     }
 
