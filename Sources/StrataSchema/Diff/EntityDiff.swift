@@ -46,10 +46,15 @@ struct EntityDiff {
     /// what is left, by the same storage key (the same column under a new Swift name).
     private func match<P>(_ newProperties: [P], _ oldProperties: [P], hints: [PropertyHint], name: (P) -> String,
                           storageKey: (P) -> String) -> (pairs: [(P, P)], added: [P], removed: [P]) {
+        // Most properties keep their names from one version to the next: then, with no hints and
+        // no name twice, each pairs with its namesake, which is what the search below finds.
+        let newNames = newProperties.map(name)
+        if hints.isEmpty, newNames == oldProperties.map(name), Set(newNames).count == newNames.count {
+            return (Array(zip(oldProperties, newProperties)), [], [])
+        }
         var previousOf: [Int: Int] = [:]
         var used: Set<Int> = []
         // By name and by storage key, first of each, so a large entity's diff is not quadratic.
-        let newNames = newProperties.map(name)
         let oldByName = Dictionary(oldProperties.indices.map { (name(oldProperties[$0]), $0) }, uniquingKeysWith: { first, _ in first })
         let oldByStorageKey = Dictionary(grouping: oldProperties.indices, by: { storageKey(oldProperties[$0]) })
         for (index, propertyName) in newNames.enumerated() {

@@ -27,7 +27,7 @@ struct Fields {
 
     /// Where a key is written, for errors about its value as a whole.
     func keyLocation(_ key: String) -> SourceLocation {
-        node.entries?.first { $0.key.scalarText == key }?.key.location ?? node.location
+        node.entry(forKey: key)?.key.location ?? node.location
     }
 
     /// A non-null scalar, reported when it is a mapping, a sequence or null.

@@ -12,12 +12,17 @@ public enum ModelValidator {
     static func validate(_ model: Model, someVersionFilesUnread: Bool) -> [Diagnostic] {
         var diagnostics = Diagnostics()
         ChainValidator.validate(model, someVersionFilesUnread: someVersionFilesUnread, into: &diagnostics)
-        for version in model.versions {
-            EntityValidator(version: version).validate(into: &diagnostics)
-            RelationshipValidator(version: version).validate(into: &diagnostics)
-            ImportValidator(version: version).validate(into: &diagnostics)
-            MigrationHintValidator(model: model, version: version).validate(into: &diagnostics)
+        // Each version on its own core: a large model's versions are independent here, and this
+        // runs before anything else a build of the app can do.
+        let perVersion = model.versions.concurrentMap { version in
+            var found = Diagnostics()
+            EntityValidator(version: version).validate(into: &found)
+            RelationshipValidator(version: version).validate(into: &found)
+            ImportValidator(version: version).validate(into: &found)
+            MigrationHintValidator(model: model, version: version).validate(into: &found)
+            return found
         }
+        for found in perVersion { diagnostics.append(contentsOf: found.all) }
         ConfigurationValidator.validate(model, into: &diagnostics)
         if !diagnostics.all.contains(where: { $0.severity == .error }) {
             MigrationStepValidator.validate(model, into: &diagnostics)
