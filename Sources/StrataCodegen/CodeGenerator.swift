@@ -88,14 +88,16 @@ public struct CodeGenerator {
     }
 
     /// The sources of a valid model. With a `cache`, a file whose template and values are those
-    /// it was last rendered from is taken from the cache instead of being rendered again.
-    public func generate(_ model: Model, cache: RenderCache? = nil) throws(CodegenError) -> [GeneratedFile] {
+    /// it was last rendered from is taken from the cache instead of being rendered again. `locks`
+    /// holds entities' current-format locks already known, by version name (``CurrentLocks``).
+    public func generate(_ model: Model, cache: RenderCache? = nil,
+                         locks: [String: [String: LockHash]] = [:]) throws(CodegenError) -> [GeneratedFile] {
         guard let current = model.currentVersion else { return [] }
         let accessPrefix = access == .public ? "public " : ""
         let name = model.manifest.name
         let sortedEntities = current.entities.sorted { $0.name < $1.name }
         let entities = sortedEntities.map { EntityContext(entity: $0, version: current, access: accessPrefix).node }
-        let versions = SchemaContext.versions(model)
+        let versions = SchemaContext.versions(model, locks: locks)
         let steps = MigrationContext.steps(model)
         let context: [String: Any] = [
             "generatorVersion": Self.version, "model": name, "version": current.name, "access": accessPrefix,

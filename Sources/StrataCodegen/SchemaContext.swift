@@ -16,19 +16,27 @@ enum SchemaContext {
     /// an earlier version describes alike as a `same` line), the current one as declarations. A
     /// version's text names only what it and earlier versions hold, so adding a version leaves
     /// earlier texts as they are.
-    static func versions(_ model: Model) -> [TemplateNode] {
+    /// `locks` holds entities' current-format locks already known, by version name
+    /// (``CurrentLocks``); the others are computed.
+    static func versions(_ model: Model, locks known: [String: [String: LockHash]] = [:]) -> [TemplateNode] {
         let modelName = model.manifest.name
         let versions = orderedVersions(model)
         let current = model.currentVersion?.name
-        // Computing a lock hashes the entity's canonical form: done for all versions on all cores.
-        let allLocks = versions.concurrentMap(versionLocks)
+        // Computing a lock hashes the entity's canonical form, and an older version's entities are
+        // described as text: both done for all versions on all cores.
+        let described = versions.concurrentMap { version in
+            let locks = versionLocks(version, known: known[version.name] ?? [:])
+            return (locks: locks, entities: version.name == current ? [] : VersionTextCode.entities(of: version, locks: locks))
+        }
         // An entity's lines to the earliest version described with them.
         var shared: [String: String] = [:]
-        return zip(versions, allLocks).map { version, locks in
+        return zip(versions, described).map { version, described in
+            let locks = described.locks
             let namespace = SwiftSyntax.identifier(modelName + version.name)
             let common: [String: Any] = ["namespace": namespace, "plainName": version.name, "nameLiteral": SwiftSyntax.stringLiteral(version.name)]
             guard version.name == current else {
-                let lines = VersionTextCode.lines(version, configurations: configurations(model, version), locks: locks, shared: &shared)
+                let lines = VersionTextCode.lines(version, configurations: configurations(model, version), entities: described.entities,
+                                                  shared: &shared)
                 return TemplateNode(common.merging(["textLines": lines]) { first, _ in first })
             }
             return TemplateNode(common.merging(declarations(version, model: model, namespace: namespace, locks: locks)) { first, _ in first })
@@ -39,7 +47,8 @@ enum SchemaContext {
     /// older version: what a test compares with the current version's Swift descriptors.
     static func text(of version: SchemaVersion, in model: Model) -> String {
         var shared: [String: String] = [:]
-        return VersionTextCode.lines(version, configurations: configurations(model, version), locks: versionLocks(version), shared: &shared)
+        return VersionTextCode.lines(version, configurations: configurations(model, version),
+                                     entities: VersionTextCode.entities(of: version, locks: versionLocks(version)), shared: &shared)
             .joined(separator: "\n")
     }
 
@@ -70,12 +79,13 @@ enum SchemaContext {
         return model.versions.sorted { (-distance[$0.name]!, order[$0.name] ?? 0) < (-distance[$1.name]!, order[$1.name] ?? 0) }
     }
 
-    /// Each entity's lock: the sealed one where the version is sealed, otherwise computed (on all
-    /// cores: the version being edited is usually the only one, and a large one has hundreds).
-    private static func versionLocks(_ version: SchemaVersion) -> [String: LockHash] {
+    /// Each entity's lock: the sealed one where the version is sealed, otherwise the known one,
+    /// otherwise computed (on all cores: the version being edited is usually the only one, and a
+    /// large one has hundreds).
+    private static func versionLocks(_ version: SchemaVersion, known: [String: LockHash] = [:]) -> [String: LockHash] {
         var locks: [String: LockHash] = [:]
         for entity in version.entities {
-            if let sealed = version.versionLock?.entries[entity.name] { locks[entity.name] = sealed.value }
+            if let lock = version.versionLock?.entries[entity.name]?.value ?? known[entity.name] { locks[entity.name] = lock }
         }
         let index = EntityIndex(version)
         let unsealed = version.entities.filter { locks[$0.name] == nil }

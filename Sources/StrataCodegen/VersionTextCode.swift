@@ -7,21 +7,30 @@ import StrataSchema
 /// Each line carries exactly what `DescriptorCode` writes as Swift for the current version, so a
 /// version reads back the same whether it is current or older.
 enum VersionTextCode {
-    /// The lines of a version. `shared` maps an entity's own lines to the earliest version written
-    /// so far that has them; an entity described exactly so before becomes a `same` line.
-    static func lines(_ version: SchemaVersion, configurations: [(name: String, entities: [String])], locks: [String: LockHash],
+    /// Each entity's own lines (``entityLines(_:in:lock:)``), by name order, for the entities that
+    /// have a lock: the part of a version's text that does not depend on earlier versions, so
+    /// versions can be described on all cores before ``lines(_:configurations:entities:shared:)``
+    /// joins them in order.
+    static func entities(of version: SchemaVersion, locks: [String: LockHash]) -> [(name: String, lines: [String])] {
+        let index = EntityIndex(version)
+        return version.entities.sorted(by: { $0.name < $1.name }).compactMap { entity in
+            locks[entity.name].map { (entity.name, entityLines(entity, in: index, lock: $0)) }
+        }
+    }
+
+    /// The lines of a version, given its ``entities(of:locks:)``. `shared` maps an entity's own
+    /// lines to the earliest version written so far that has them; an entity described exactly
+    /// so before becomes a `same` line.
+    static func lines(_ version: SchemaVersion, configurations: [(name: String, entities: [String])], entities: [(name: String, lines: [String])],
                       shared: inout [String: String]) -> [String] {
         var lines = ["version " + token(version.name)]
         for configuration in configurations {
             lines.append((["configuration", token(configuration.name)] + configuration.entities.map(token)).joined(separator: " "))
         }
-        let index = EntityIndex(version)
-        for entity in version.entities.sorted(by: { $0.name < $1.name }) {
-            guard let lock = locks[entity.name] else { continue }
-            let described = entityLines(entity, in: index, lock: lock)
+        for (name, described) in entities {
             let key = described.joined(separator: "\n")
             if let earlier = shared[key] {
-                lines.append("same " + token(entity.name) + " " + token(earlier))
+                lines.append("same " + token(name) + " " + token(earlier))
             } else {
                 shared[key] = version.name
                 lines += described

@@ -59,7 +59,12 @@ struct Generate: ParsableCommand {
         for directory in directories {
             Output.progress("reading \(directory)…", quiet: common.quiet)
             let loaded = ModelLoader.load(directory: directory)
-            let report = VerifyReport(loaded: loaded, proposingLocks: false)
+            // Locks kept for version files whose bytes did not change are not computed again.
+            let cache = renderCache.flatMap { folder in
+                loaded.model.map { RenderCache(directory: folder + "/" + $0.manifest.name, generator: Self.generatorIdentity) }
+            }
+            let locks = loaded.isValid ? loaded.model.map { CurrentLocks.of($0, sources: loaded.sources, cache: cache) } ?? [:] : [:]
+            let report = VerifyReport(loaded: loaded, proposingLocks: false, currentLocks: locks)
             if report.exitCode == 2 || report.versions.contains(where: { $0.state == .changed }) {
                 Output.error(report.text)
                 exitCode = max(exitCode, report.exitCode)
@@ -70,8 +75,7 @@ struct Generate: ParsableCommand {
                             + "\(model.versions.count) versions…", quiet: common.quiet)
             do {
                 let generator = try CodeGenerator(templatesDirectory: templates, access: access)
-                let cache = renderCache.map { RenderCache(directory: $0 + "/" + model.manifest.name, generator: Self.generatorIdentity) }
-                var generated = try generator.generate(model, cache: cache)
+                var generated = try generator.generate(model, cache: cache, locks: locks)
                 if migrationTests { generated.append(try generator.migrationTests(model, testableImport: testableImport)) }
                 prefixes.append(filePrefix ?? model.manifest.name)
                 files += generated.map { file in

@@ -50,23 +50,29 @@ public enum LockVerifier {
 
     /// The version's lock status; `proposing: false` leaves an unsealed version's `proposed`
     /// locks empty, for callers that only need its state (generation, which computes them itself).
-    static func status(of version: SchemaVersion, model: String, directory: String, proposing: Bool) -> LockStatus {
+    /// `current` holds entities' locks in the current format already known (kept by the build
+    /// plugin's cache for a version file whose bytes did not change): an entity whose sealed lock
+    /// is its known one matches without being hashed again.
+    static func status(of version: SchemaVersion, model: String, directory: String, proposing: Bool,
+                       current: [String: LockHash] = [:]) -> LockStatus {
+        let index = EntityIndex(version)
+        let currentLock = { (entity: Entity) in current[entity.name] ?? LockFormat.current.lock(EntityShape(entity, in: index)) }
         guard let lock = version.versionLock else {
             return LockStatus(version: version.name, file: version.file, location: version.location, state: .unsealed, drift: [], explained: false,
-                              proposed: proposing ? EntityShape.shapes(of: version).mapValues { LockFormat.current.lock($0) } : [:])
+                              proposed: proposing ? Dictionary(version.entities.map { ($0.name, currentLock($0)) }, uniquingKeysWith: { first, _ in first }) : [:])
         }
-        let shapes = EntityShape.shapes(of: version)
         var drift: [LockStatus.EntityDrift] = []
-        for name in Set(shapes.keys).union(lock.entries.keys).sorted() {
+        for name in Set(version.entities.map(\.name)).union(lock.entries.keys).sorted() {
             let sealed = lock.entries[name]?.value
-            let shape = shapes[name]
-            if let sealed, let shape, matches(shape, sealed) { continue }
-            drift.append(.init(entity: name, sealed: sealed, current: shape.map { LockFormat.current.lock($0) }, changes: []))
+            let entity = index.entity(named: name)
+            if let sealed, let entity, current[name] == sealed || matches(EntityShape(entity, in: index), sealed) { continue }
+            drift.append(.init(entity: name, sealed: sealed, current: entity.map(currentLock), changes: []))
         }
         guard !drift.isEmpty else {
             return LockStatus(version: version.name, file: version.file, location: lock.location, state: .sealed,
                               drift: [], explained: false, proposed: [:])
         }
+        let shapes = EntityShape.shapes(of: version)
         var explained = false
         if let record = SealedRecord.read(directory: directory, version: version.name), recordMatches(record, lock) {
             explained = true

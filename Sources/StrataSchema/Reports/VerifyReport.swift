@@ -16,8 +16,9 @@ public struct VerifyReport: Sendable, Codable {
 
     /// Checks the locks of an already loaded model. With `proposingLocks: false`, an unsealed
     /// version's status leaves out the locks sealing it would write (``LockStatus/proposed``): what
-    /// `strata generate` asks, which computes them itself.
-    public init(loaded: LoadedModel, proposingLocks: Bool = true) {
+    /// `strata generate` asks, which computes them itself. `currentLocks` holds, by version name,
+    /// entities' locks in the current format already known, which are not computed again.
+    public init(loaded: LoadedModel, proposingLocks: Bool = true, currentLocks: [String: [String: LockHash]] = [:]) {
         directory = loaded.directory
         model = loaded.model?.manifest.name
         diagnostics = loaded.diagnostics
@@ -29,7 +30,10 @@ public struct VerifyReport: Sendable, Codable {
         // Each version's lock is computed and compared on its own core.
         versions = model.versions
             .sorted { (-distance($0.name), $0.name) < (-distance($1.name), $1.name) }
-            .concurrentMap { LockVerifier.status(of: $0, model: model.manifest.name, directory: directory, proposing: proposingLocks) }
+            .concurrentMap { version in
+                LockVerifier.status(of: version, model: model.manifest.name, directory: directory, proposing: proposingLocks,
+                                    current: currentLocks[version.name] ?? [:])
+            }
         // A changed version that carries another version's lock was started as a copy of it.
         let locks = model.versions.compactMap { version in version.versionLock.map { (version.name, $0.entries.mapValues(\.value)) } }
         for index in versions.indices where versions[index].state == .changed {
