@@ -180,7 +180,10 @@ struct PostgreSQLWritersTests {
     /// with the server's words and SQLSTATE, and is not run again (it is no conflict).
     @Test func aStatementTimeoutFailsTheTransactionWhole() async throws {
         let (database, url) = try Postgres.newDatabase("timeout")
-        _ = try Postgres.server().psql("ALTER DATABASE \(database) SET statement_timeout = '100ms'", database: database)
+        // The tables first, with no timeout: on a busy machine creating them can take longer.
+        try await DataStack(Shop.schemaHistory).addStorage(PostgreSQLStore(url: url))
+        _ = try Postgres.server().psql("ALTER DATABASE \(database) SET statement_timeout = '500ms'", database: database)
+        // A new store's connections take the database's timeout; it only reads the tables.
         let stack = DataStack(Shop.schemaHistory)
         try await stack.addStorage(PostgreSQLStore(url: url))
         let runs = Atomic(0)
@@ -188,7 +191,7 @@ struct PostgreSQLWritersTests {
             try await stack.perform { transaction in
                 runs.add(1, ordering: .relaxed)
                 transaction.create(Into<Product>()).sku = "A"
-                _ = try transaction.fetchAll(From<Product>().where(Where(sql: "pg_sleep(1) IS NOT NULL")))
+                _ = try transaction.fetchAll(From<Product>().where(Where(sql: "pg_sleep(5) IS NOT NULL")))
             }
         }
         guard case .server(let code, let message, _)? = error else { Issue.record("\(String(describing: error))"); return }

@@ -113,7 +113,9 @@ struct TreeBuilder {
     private mutating func pop(endIndex: Int) {
         guard let frame = stack.popLast() else { return }
         let kind: YAMLNode.Kind
-        if frame.isMapping {
+        if frame.isMapping, frame.merged.isEmpty {
+            kind = .mapping(frame.entries)
+        } else if frame.isMapping {
             let explicitKeys = Set(frame.entries.compactMap(\.key.scalarText))
             var seen = explicitKeys
             var entries = frame.entries
