@@ -94,7 +94,7 @@ struct HistorySharingTests {
         #expect(count("static var entityBarn: EntityDescription", in: classes) == 1)
         #expect(count("static var entityCow: EntityDescription", in: classes) == 1)
         #expect(barn.contains("final class Barn") && barn.contains("extension FarmV3 {\n    /// `Barn` as of V3."))
-        #expect(barn.contains("        var attributes: [AttributeDescription] = []\n        attributes.append(AttributeDescription(\"name\", .string, required: true))\n        attributes.append(AttributeDescription(\"size\", .int32, optional: true))\n        return EntityDescription(\n            \"Barn\",\n            attributes: attributes,\n"))
+        #expect(barn.contains("        let attribute0 = AttributeDescription(\"name\", .string, required: true)\n        let attribute1 = AttributeDescription(\"size\", .int32, optional: true)\n        return EntityDescription(\n            \"Barn\",\n            attributes: [attribute0, attribute1],\n"))
         #expect(!barn.contains("BarnProperties"))
         #expect(count("AttributeDescription(", in: classes) == 4)
         #expect(!history.contains("AttributeDescription(") && !history.contains("EntityDescription("))

@@ -316,23 +316,21 @@ extension PetStore {
 extension PetStoreV3 {
     /// `Person` as of V3.
     static var entityPerson: EntityDescription {
-        var attributes: [AttributeDescription] = []
-        attributes.append(AttributeDescription("personID", .int64, required: true, unique: true))
-        attributes.append(AttributeDescription("name", .string, indexed: true, default: ("" as String).sqlValue))
-        attributes.append(AttributeDescription("displayName", .string, storageKey: "display_name", default: ("" as String).sqlValue))
-        attributes.append(AttributeDescription("createdAt", .date, initial: .now))
-        attributes.append(AttributeDescription("token", .uuid, initial: .uuid))
-        attributes.append(AttributeDescription("balance", .decimal, default: (Decimal(string: "0", locale: Locale(identifier: "en_US_POSIX"))! as Decimal).sqlValue))
-        attributes.append(AttributeDescription("isActive", .bool, default: (true as Bool).sqlValue))
-        attributes.append(AttributeDescription("website", .url, optional: true))
-        attributes.append(AttributeDescription("settings", .codable, optional: true))
-        var relationships: [RelationshipDescription] = []
-        relationships.append(RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade))
-        relationships.append(RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 500))
+        let attribute0 = AttributeDescription("personID", .int64, required: true, unique: true)
+        let attribute1 = AttributeDescription("name", .string, indexed: true, default: ("" as String).sqlValue)
+        let attribute2 = AttributeDescription("displayName", .string, storageKey: "display_name", default: ("" as String).sqlValue)
+        let attribute3 = AttributeDescription("createdAt", .date, initial: .now)
+        let attribute4 = AttributeDescription("token", .uuid, initial: .uuid)
+        let attribute5 = AttributeDescription("balance", .decimal, default: (Decimal(string: "0", locale: Locale(identifier: "en_US_POSIX"))! as Decimal).sqlValue)
+        let attribute6 = AttributeDescription("isActive", .bool, default: (true as Bool).sqlValue)
+        let attribute7 = AttributeDescription("website", .url, optional: true)
+        let attribute8 = AttributeDescription("settings", .codable, optional: true)
+        let relationship0 = RelationshipDescription("pets", destination: "Dog", inverse: "master", kind: .unordered, deleteRule: .cascade)
+        let relationship1 = RelationshipDescription("friends", destination: "Person", inverse: "friends", kind: .ordered, maxCount: 500)
         return EntityDescription(
             "Person",
-            attributes: attributes,
-            relationships: relationships,
+            attributes: [attribute0, attribute1, attribute2, attribute3, attribute4, attribute5, attribute6, attribute7, attribute8],
+            relationships: [relationship0, relationship1],
             uniqueness: [["createdAt", "name"]],
             lock: [0x33a1708b6add39c6, 0xe46aa7c53ad9a3b5, 0x58194f95aadb9136, 0x227fcf965c666e74]
         )

@@ -212,19 +212,17 @@ extension PetStore {
 extension PetStoreV3 {
     /// `Dog` as of V3.
     static var entityDog: EntityDescription {
-        var attributes: [AttributeDescription] = []
-        attributes.append(AttributeDescription("nickname", .string, default: ("" as String).sqlValue))
-        attributes.append(AttributeDescription("weight", .double, default: (0.0 as Double).sqlValue))
-        attributes.append(AttributeDescription("years", .int, default: (0 as Int).sqlValue))
-        attributes.append(AttributeDescription("legs", .int16, default: (4 as Int16).sqlValue))
-        var relationships: [RelationshipDescription] = []
-        relationships.append(RelationshipDescription("master", destination: "Person", inverse: "pets"))
-        relationships.append(RelationshipDescription("vet", destination: "Vet", inverse: "patients"))
+        let attribute0 = AttributeDescription("nickname", .string, default: ("" as String).sqlValue)
+        let attribute1 = AttributeDescription("weight", .double, default: (0.0 as Double).sqlValue)
+        let attribute2 = AttributeDescription("years", .int, default: (0 as Int).sqlValue)
+        let attribute3 = AttributeDescription("legs", .int16, default: (4 as Int16).sqlValue)
+        let relationship0 = RelationshipDescription("master", destination: "Person", inverse: "pets")
+        let relationship1 = RelationshipDescription("vet", destination: "Vet", inverse: "patients")
         return EntityDescription(
             "Dog",
             parent: "Animal",
-            attributes: attributes,
-            relationships: relationships,
+            attributes: [attribute0, attribute1, attribute2, attribute3],
+            relationships: [relationship0, relationship1],
             lock: [0xbea23b71b8016efa, 0x7a289217f69cd5a2, 0xbc73da3775738bfd, 0x3314898b591e5b65]
         )
     }

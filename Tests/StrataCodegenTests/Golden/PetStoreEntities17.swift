@@ -117,14 +117,12 @@ extension PetStore {
 extension PetStoreV3 {
     /// `Vet` as of V3.
     static var entityVet: EntityDescription {
-        var attributes: [AttributeDescription] = []
-        attributes.append(AttributeDescription("name", .string, default: ("" as String).sqlValue))
-        var relationships: [RelationshipDescription] = []
-        relationships.append(RelationshipDescription("patients", destination: "Dog", inverse: "vet", kind: .unordered))
+        let attribute0 = AttributeDescription("name", .string, default: ("" as String).sqlValue)
+        let relationship0 = RelationshipDescription("patients", destination: "Dog", inverse: "vet", kind: .unordered)
         return EntityDescription(
             "Vet",
-            attributes: attributes,
-            relationships: relationships,
+            attributes: [attribute0],
+            relationships: [relationship0],
             lock: [0x1ad8f36eec0c78e5, 0x1ee4fc5bcf8c591e, 0x954b49bb754edde9, 0x6d5b6733c3505679]
         )
     }

@@ -103,12 +103,11 @@ extension PetStore {
 extension PetStoreV3 {
     /// `Animal` as of V3.
     static var entityAnimal: EntityDescription {
-        var attributes: [AttributeDescription] = []
-        attributes.append(AttributeDescription("species", .string, default: ("" as String).sqlValue))
+        let attribute0 = AttributeDescription("species", .string, default: ("" as String).sqlValue)
         return EntityDescription(
             "Animal",
             abstract: true,
-            attributes: attributes,
+            attributes: [attribute0],
             lock: [0x4cb342b63b63fb10, 0x56351e9d263dfa83, 0x5c17244c18d96fb4, 0x9089631404a33f75]
         )
     }

@@ -181,15 +181,14 @@ extension PetStore {
 extension PetStoreV3 {
     /// `Thumbnail` as of V3.
     static var entityThumbnail: EntityDescription {
-        var attributes: [AttributeDescription] = []
-        attributes.append(AttributeDescription("url", .url, required: true, unique: true))
-        attributes.append(AttributeDescription("bytes", .data, required: true))
-        attributes.append(AttributeDescription("width", .int32, default: (0 as Int32).sqlValue))
-        attributes.append(AttributeDescription("height", .int32, default: (0 as Int32).sqlValue))
-        attributes.append(AttributeDescription("scale", .float, default: (1.0 as Float).sqlValue))
+        let attribute0 = AttributeDescription("url", .url, required: true, unique: true)
+        let attribute1 = AttributeDescription("bytes", .data, required: true)
+        let attribute2 = AttributeDescription("width", .int32, default: (0 as Int32).sqlValue)
+        let attribute3 = AttributeDescription("height", .int32, default: (0 as Int32).sqlValue)
+        let attribute4 = AttributeDescription("scale", .float, default: (1.0 as Float).sqlValue)
         return EntityDescription(
             "Thumbnail",
-            attributes: attributes,
+            attributes: [attribute0, attribute1, attribute2, attribute3, attribute4],
             lock: [0xc6ed4787c1a789ca, 0x33a808e9b0be1f39, 0xb0ad54a579d1903d, 0x39f9d24f4fcdeb7e]
         )
     }
