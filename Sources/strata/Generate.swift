@@ -46,7 +46,7 @@ struct Generate: ParsableCommand {
     @Flag(help: "Write nothing; exit 1 when the output folder's files are not what would be generated.")
     var check = false
 
-    @Option(name: .customLong("render-cache"), help: "A folder where rendered files are kept with their inputs; a file whose inputs did not change is taken from it (for build tools; the plugin keeps one per model).")
+    @Option(name: .customLong("render-cache"), help: "A folder where rendered files are kept with their inputs, and each version's locks with its file's text; what did not change is taken from it (for build tools; the plugin keeps one per model).")
     var renderCache: String?
 
     @OptionGroup var common: CommonOptions
