@@ -8,7 +8,7 @@ struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Generates Swift for the runtime from models: entity classes, snapshots, the schema history.",
         discussion: """
-        Writes <Model>Entities1.swift ... <Model>Entities32.swift (classes and snapshots), \
+        Writes <Model>Entities1.swift ... <Model>Entities64.swift (classes and snapshots), \
         <Model>SchemaHistory.swift, <Model>SchemaVersions.swift, <Model>Importers.swift and <Model>Migrations.swift \
         (and, with --migration-tests, <Model>MigrationTests.swift) \
         into the output folder, rewriting only files whose content changed, and deletes the files an earlier Strata \
