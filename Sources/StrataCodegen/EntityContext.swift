@@ -89,9 +89,14 @@ struct EntityContext {
             case nil: return nil
             }
         }
-        let storedValues = Self.storedValuesTuple(stored.map { ($0.name, AttributeCode($0).storageType, AttributeCode($0).initialValue) }
+        // In the runtime's order: stored attributes, to-one relationships' keys, transient attributes.
+        let value = { (attribute: Attribute) in
+            let code = AttributeCode(attribute)
+            return (name: attribute.name, type: code.storageType, initial: code.initialValue)
+        }
+        let storedValues = Self.storedValuesTuple(stored.map(value)
             + entity.relationships.filter { $0.kind == .toOne }.map { ($0.name, "Int64?", "nil") }
-            + entity.attributes.filter(\.isTransient).map { ($0.name, AttributeCode($0).storageType, AttributeCode($0).initialValue) })
+            + entity.attributes.filter(\.isTransient).map(value))
         let virtuals: [TemplateNode] = entity.attributes.filter(\.isVirtual).map { attribute in
             TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "type": AttributeCode(attribute).publicType])
         }
