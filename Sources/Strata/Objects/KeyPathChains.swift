@@ -5,13 +5,32 @@ import Synchronization
 /// ``KeyPathParts`` the first time a clause of the class needs one, and kept for the process.
 ///
 /// A path is joined with `appending(path:)`. The joined path has the same components as the
-/// literal an app writes, but the standard library does not always find the two equal: it also
-/// compares a flag that depends on how the path was made. So the table is keyed by the path's
-/// description, which names each component (a computed property by its identity), the root type
-/// and every value type, and is the same for both.
+/// literal an app writes, yet neither of the standard library's ways to compare them can be used:
+/// - `==` also compares a flag that depends on how the path was made (where its reference prefix
+///   ends), so the joined path and the literal are never equal;
+/// - `debugDescription` names each computed component by the address of the function that reads
+///   it for the key path, and an optimized build gives each file that writes a literal a function
+///   of its own, so the same path is described differently in release builds.
+///
+/// What both share is the path's hash, which the standard library makes from each component's
+/// identity (the property it reads, not the function reading it) and type, and the path's type.
+/// The table is keyed by those (``ChainKey``). Two chains of one class that share a key cannot be
+/// told apart, so such a key names neither: a clause using one fails with `invalidQuery` rather
+/// than read the wrong column.
 enum KeyPathChains {
-    /// Each class's table, by the class: a path's description to its name.
-    private static let tables = Mutex<[ObjectIdentifier: [String: String]]>([:])
+    /// What a chain is known by: its hash and its type (root and value).
+    struct ChainKey: Hashable {
+        let hash: Int
+        let type: ObjectIdentifier
+
+        init(_ path: AnyKeyPath) {
+            hash = path.hashValue
+            type = ObjectIdentifier(Swift.type(of: path))
+        }
+    }
+
+    /// Each class's table, by the class: a chain's key to its name (nil for a key two chains share).
+    private static let tables = Mutex<[ObjectIdentifier: [ChainKey: String?]]>([:])
 
     /// The name of `keyPath`, a path from `root` through one or two to-one relationships to a
     /// stored attribute; nil when it is not one.
@@ -22,13 +41,13 @@ enum KeyPathChains {
             tables.withLock { $0[key] = made }
             return made
         }()
-        guard !table.isEmpty else { return nil }
-        return table[keyPath.debugDescription]
+        guard !table.isEmpty, let name = table[ChainKey(keyPath)] else { return nil }
+        return name
     }
 
     /// Every path of `root` through one or two to-one relationships to a stored attribute.
-    private static func makeTable(_ root: StrataObject.Type) -> [String: String] {
-        var table: [String: String] = [:]
+    static func makeTable(_ root: StrataObject.Type) -> [ChainKey: String?] {
+        var table: [ChainKey: String?] = [:]
         // A class's parts are literals made anew on each call: each class's are made once here.
         var made: [ObjectIdentifier: KeyPathParts] = [:]
         func parts(_ type: StrataObject.Type) -> KeyPathParts {
@@ -40,7 +59,13 @@ enum KeyPathChains {
         func add(_ prefix: AnyKeyPath, _ prefixName: String, _ destination: StrataObject.Type) {
             for attribute in parts(destination).attributesThroughOptional {
                 guard let path = prefix.appending(path: attribute.path) else { continue }
-                table[path.debugDescription] = prefixName + "." + attribute.name
+                let name = prefixName + "." + attribute.name
+                let key = ChainKey(path)
+                if let known = table[key], known != name {
+                    table[key] = .some(nil)
+                } else {
+                    table[key] = name
+                }
             }
         }
         for first in parts(root).toOnes {
