@@ -47,8 +47,10 @@ extension ObjectContext {
             case .invalid(let expression): _ = try compiler.compile(expression)
             }
         }
-        let order = try compiler.compile(builder.fetch.sortKeys)
         let distinct = builder.fetch.tweak.returnsDistinctResults ? "DISTINCT " : ""
+        let sortKeys = try compiler.sortExpressions(builder.fetch.sortKeys)
+        let order = ExpressionCompiler.orderTerms(Self.sortKeys(sortKeys, ordering: builder.terms, columns: columns, groups: groups,
+                                                                distinct: !distinct.isEmpty, dialect: compiler.dialect))
         var sql = SQLFragment("SELECT " + distinct + columns.joined(separator: ", ") + " FROM " + SQLFragment.quote(table.name) + " AS t")
         for join in compiler.joins { sql = sql + " " + join }
         if !conditions.isEmpty { sql = sql + " WHERE " + conditions.map(\.parenthesized).joined(separator: " AND ") }
@@ -56,6 +58,21 @@ extension ObjectContext {
         if !order.isEmpty { sql = sql + " ORDER BY " + order.joined(separator: ", ") }
         sql = sql + FetchPlan.limitClause(builder.fetch.tweak)
         return (sql, storage, layout)
+    }
+
+    /// The sort keys that can order a query's rows. When the query aggregates (a term such as
+    /// `.average(\.age)`, or `groupBy`), a row is a group, not an object: a key orders the rows
+    /// only if it is a grouped attribute, and the others (which SQLite would take from an
+    /// arbitrary object of each group, and PostgreSQL refuses) are left out, on every backend.
+    /// An aggregate without `groupBy` gives one row, which no key orders. With distinct results,
+    /// a key orders the rows only if it is selected.
+    static func sortKeys<T: StrataObject>(_ keys: [(sql: String, ascending: Bool)], ordering terms: [SelectTerm<T>], columns: [String],
+                                          groups: [String], distinct: Bool, dialect: SQLDialect) -> [(sql: String, ascending: Bool)] {
+        let aggregates = !groups.isEmpty || terms.contains { $0.member == nil && $0.function.aggregates }
+        guard aggregates || distinct else { return keys }
+        // A decimal column is ordered by its numeric value (see `sortExpression`).
+        let rowValues = Set((aggregates ? groups : columns).flatMap { [$0, dialect.decimalSortKey($0)] })
+        return keys.filter { rowValues.contains($0.sql) }
     }
 
     private func compile<T: StrataObject>(_ term: SelectTerm<T>, compiler: inout ExpressionCompiler) throws(StrataError) -> String {

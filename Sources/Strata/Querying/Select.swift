@@ -12,6 +12,14 @@ public struct SelectTerm<T: StrataObject>: Sendable {
             }
         }
 
+        /// Whether the function aggregates the rows it is given into one value.
+        var aggregates: Bool {
+            switch self {
+            case .average, .count, .maximum, .minimum, .sum: return true
+            case .attribute, .objectID: return false
+            }
+        }
+
         /// The SQL aggregate function.
         var sqlName: String {
             switch self {
