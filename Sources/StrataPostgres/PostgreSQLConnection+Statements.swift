@@ -57,6 +57,8 @@ extension PostgreSQLConnection {
             noticeAfterCommit = nil
             if sessionless, !transactionSettings.isEmpty { try applyTransactionSettings() }
         case "COMMIT", "ROLLBACK":
+            // `ROLLBACK TO SAVEPOINT` answers `ROLLBACK` too, and leaves the transaction open.
+            guard !original.hasPrefix("ROLLBACK TO") else { break }
             isInTransaction = false
             abortedBy = nil
         default: break

@@ -42,14 +42,12 @@ extension ObjectContext {
     }
 
     func readingConnection(_ storage: StorageHandle, tweak: Tweak) throws(StrataError) -> any DatabaseConnection {
-        if kind == .transaction {
-            if tweak.includesPendingChanges {
-                try flush()
-            } else {
-                return try committedConnection(for: storage)
-            }
-        }
-        return try connection(for: storage.index)
+        guard kind == .transaction else { return try connection(for: storage.index) }
+        guard tweak.includesPendingChanges else { return try committedConnection(for: storage) }
+        try flush()
+        let connection = try connection(for: storage.index)
+        try guardRead(of: storage.index, on: connection)
+        return connection
     }
 
     /// Runs a fetch and returns its objects, reusing registered ones.

@@ -104,6 +104,9 @@ final class ObjectContext {
     var mergePolicy = MergePolicy.error
     /// Each changed object's values as last read or written, in column order (unsafe transactions).
     @exclusivity(unchecked) var originals: [ObjectKey: [SQLValue]] = [:]
+    /// While one of the app's reads runs in a transaction, the storages whose connection marked
+    /// a point to go back to if it fails (see `ObjectContext+GuardedReads.swift`); nil otherwise.
+    var guardedReads: Set<Int32>?
     /// Whether any relationship changed since the last commit (the main context then reloads
     /// its to-many relationships).
     var relationshipsChanged = false
@@ -156,6 +159,11 @@ final class ObjectContext {
             openSnapshots.remove(storage)
         }
         if let connection = connections[storage] {
+            if openSnapshots.contains(storage), connection.transactionAbortedBy != nil {
+                // A failed read aborted the snapshot's transaction, and the server refuses the rest
+                // of it: the next read starts a new snapshot, as the next stretch of work would.
+                endSnapshots(of: [storage])
+            }
             if kind != .transaction, !openSnapshots.contains(storage) { try beginSnapshot(storage, on: connection) }
             if readsUnderWriteLock, !openTransactions.contains(storage) { try beginImmediate(storage, on: connection) }
             return connection

@@ -43,6 +43,17 @@ package protocol DatabaseConnection: AnyObject {
     /// every later statement of it until it ends (PostgreSQL); nil otherwise.
     var transactionAbortedBy: StrataError? { get }
 
+    /// Inside a write transaction, before one of the app's reads: marks a point that
+    /// ``endGuardedRead(failed:)`` goes back to when the read fails, so that a server which refuses
+    /// the rest of a transaction after a failed statement (PostgreSQL) lets the transaction go on.
+    /// Returns whether it marked one; SQLite goes on after a failed statement and marks nothing.
+    func beginGuardedRead() throws(StrataError) -> Bool
+
+    /// Ends a read that ``beginGuardedRead()`` marked. When it `failed` and its failure aborted
+    /// the transaction, the transaction goes back to the mark and is usable again, unless the
+    /// failure was a serialization failure or a deadlock, after which the transaction runs again.
+    func endGuardedRead(failed: Bool)
+
     /// Opens a transaction that reads one committed state of the store from its first read to
     /// its end, whatever other connections commit meanwhile.
     func beginReadTransaction() throws(StrataError)
@@ -101,6 +112,12 @@ extension DatabaseConnection {
 
     /// SQLite goes on with a transaction after a failed statement.
     package var transactionAbortedBy: StrataError? { nil }
+
+    /// SQLite goes on with a transaction after a failed statement: nothing to mark.
+    package func beginGuardedRead() throws(StrataError) -> Bool { false }
+
+    /// Nothing was marked.
+    package func endGuardedRead(failed: Bool) {}
 }
 
 /// A statement of a ``DatabaseConnection``: bind by index (from 1), step through the rows, read

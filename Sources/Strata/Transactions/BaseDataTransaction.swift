@@ -54,7 +54,7 @@ public class BaseDataTransaction: FetchingContext, CustomDebugStringConvertible 
     /// Deletes every object a fetch finds; returns how many.
     @discardableResult
     public func deleteAll<F: FetchDescription>(_ fetch: F) throws(StrataError) -> Int {
-        let objects = try context.fetch(fetch.fetchChain)
+        let objects = try context.guardingReads { () throws(StrataError) in try context.fetch(fetch.fetchChain) }
         for object in objects { context.delete(object) }
         return objects.count
     }
