@@ -154,6 +154,22 @@ struct RelationshipPathTests {
         #expect(referrers.description == "Where<Customer>(referrer.referrer.name == \"Cy\")")
     }
 
+    /// A path written with `?.` and the same path chained with `~` are one condition, one and two
+    /// relationships deep, in every build (CI runs this suite optimized too, where key paths are
+    /// made differently).
+    @Test func optionalChainsEqualTheirChainedForms() throws {
+        let chained: Where<Order> = (\Order.customer ~ \Customer.name) == "x"
+        let optional: Where<Order> = \.customer?.name == "x"
+        #expect(chained == optional)
+        let chainedTwice: Where<Order> = (\Order.customer ~ \Customer.referrer ~ \Customer.name) == "x"
+        let optionalTwice: Where<Order> = \.customer?.referrer?.name == "x"
+        #expect(chainedTwice == optionalTwice)
+        let chainedSelf: Where<Customer> = (\Customer.referrer ~ \Customer.vip) == true
+        let optionalSelf: Where<Customer> = \.referrer?.vip == true
+        #expect(chainedSelf == optionalSelf)
+        #expect(try orders(\.customer?.name == "Ann" && \.number < 2) == [1])
+    }
+
     /// A path that goes on past an attribute names no column: it is refused when the fetch runs,
     /// as a path the schema cannot join is.
     @Test func aPathPastAnAttributeIsRefused() throws {
