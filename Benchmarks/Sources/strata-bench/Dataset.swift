@@ -39,7 +39,7 @@ struct Checksum: Equatable, CustomStringConvertible {
     var description: String { "rows=\(rows) codeSum=\(codeSum) scoreSum=\(scoreSum)" }
 }
 
-/// A fresh database path in a folder removed at exit.
+/// A fresh database path in a folder emptied after each workload and removed at exit.
 enum Scratch {
     static let folder: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-\(ProcessInfo.processInfo.processIdentifier)")
@@ -54,7 +54,18 @@ enum Scratch {
         return url.path
     }
 
+    /// Removes the folder and everything in it.
     static func clean() {
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Removes what a workload left in the folder, but for the databases at `kept` (each with its
+    /// `-wal` and `-shm`), which later workloads read.
+    static func clean(keeping kept: [String]) {
+        let keptNames = kept.map { URL(fileURLWithPath: $0).lastPathComponent }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where !keptNames.contains(where: name.hasPrefix) {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
     }
 }

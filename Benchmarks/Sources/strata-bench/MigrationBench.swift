@@ -75,7 +75,8 @@ enum MigrationBench {
     /// A store at V1 with the workload's rows: created by the runtime, filled with SQL.
     static func seed(_ workload: String, model: Model) async throws -> String {
         let path = Scratch.path("\(workload)-seed")
-        try await DataStack(model.history(current: "V1")).addStorage(SQLiteStore(fileURL: URL(fileURLWithPath: path)))
+        let stack = DataStack(model.history(current: "V1"))
+        _ = try await stack.closing { try await $0.addStorage(SQLiteStore(fileURL: URL(fileURLWithPath: path))) }
         let database = RawDatabase(path: path)
         database.exec("BEGIN")
         if workload == "custom-step-100k" {
@@ -122,7 +123,8 @@ enum MigrationBench {
 
     /// Strata opens the store with the V2 model, which migrates it.
     static func strata(_ model: Model, path: String) async throws {
-        try await DataStack(model.history(current: "V2")).addStorage(SQLiteStore(fileURL: URL(fileURLWithPath: path)))
+        let stack = DataStack(model.history(current: "V2"))
+        _ = try await stack.closing { try await $0.addStorage(SQLiteStore(fileURL: URL(fileURLWithPath: path))) }
     }
 
     /// The same migration written by hand.

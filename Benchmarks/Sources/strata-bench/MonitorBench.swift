@@ -28,6 +28,12 @@ enum MonitorBench {
     static func strata(_ rows: [Row]) async throws -> (times: [Double], count: Int) {
         let stack = DataStack(Bench.schemaHistory, externalCommitCheckInterval: nil)
         try stack.addStorageAndWait(SQLiteStore(fileURL: URL(fileURLWithPath: Scratch.path("monitor-strata"))))
+        return try await stack.closing { stack in try await strata(rows, on: stack) }
+    }
+
+    /// Strata's per-change times (ms) and the final list's size, on `stack`.
+    @MainActor
+    private static func strata(_ rows: [Row], on stack: DataStack) async throws -> (times: [Double], count: Int) {
         try await stack.perform { transaction in
             for row in rows { StrataContender.fill(transaction.create(Into<Item>()), from: row) }
         }
@@ -56,6 +62,7 @@ enum MonitorBench {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         let pool = try DatabasePool(path: Scratch.path("monitor-grdb"), configuration: configuration)
+        defer { try? pool.close() }
         try await pool.write { db in
             try GRDBContender.createTable(db)
             for (index, row) in rows.enumerated() {

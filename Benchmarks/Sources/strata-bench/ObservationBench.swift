@@ -100,14 +100,16 @@ enum ObservationBench {
         let plain = contender == "strata-plain" || contender == "observable-class"
         let stack = DataStack(plain ? plainHistory : Bench.schemaHistory, observesObjects: contender != "strata-main-unobserved")
         try stack.addStorageAndWait(SQLiteStore(fileURL: URL(fileURLWithPath: path)))
-        switch contender {
-        case "strata-main", "strata-main-unobserved":
-            return try await readInMainContext(stack)
-        case "observable-class":
-            return try await stack.read { reader in try measure { try reader.fetchAll(From<PlainItem>()).map(ObservableReference.init) } }
-        default:
-            return try await stack.read { reader in
-                plain ? try measure { try reader.fetchAll(From<PlainItem>()) } : try measure { try reader.fetchAll(From<Item>()) }
+        return try await stack.closing { stack in
+            switch contender {
+            case "strata-main", "strata-main-unobserved":
+                return try await readInMainContext(stack)
+            case "observable-class":
+                return try await stack.read { reader in try measure { try reader.fetchAll(From<PlainItem>()).map(ObservableReference.init) } }
+            default:
+                return try await stack.read { reader in
+                    plain ? try measure { try reader.fetchAll(From<PlainItem>()) } : try measure { try reader.fetchAll(From<Item>()) }
+                }
             }
         }
     }

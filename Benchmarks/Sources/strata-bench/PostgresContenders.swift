@@ -35,25 +35,23 @@ struct StrataPostgresContender: Contender {
     }
 
     func insert(_ rows: [Row], path: String) async throws -> Checksum {
-        try await StrataContender.insert(rows, into: stack(path))
+        try await stack(path).closing { try await StrataContender.insert(rows, into: $0) }
     }
 
-    func importUnique(_ input: ImportInput, path: String) throws -> Checksum {
-        let stack = DataStack(Bench.schemaHistory)
-        try stack.addStorageAndWait(PostgreSQLStore(url: url, schema: PostgresBench.schema(path)))
-        return try StrataContender.importUnique(input, into: stack)
+    func importUnique(_ input: ImportInput, path: String) async throws -> Checksum {
+        try await stack(path).closing { try StrataContender.importUnique(input, into: $0) }
     }
 
     func fetchAll(path: String) async throws -> Checksum {
-        try await StrataContender.fetchAll(in: stack(path))
+        try await stack(path).closing { try await StrataContender.fetchAll(in: $0) }
     }
 
     func smallQueries(path: String) async throws -> Checksum {
-        try await StrataContender.smallQueries(in: stack(path))
+        try await stack(path).closing { try await StrataContender.smallQueries(in: $0) }
     }
 
     func aggregate(path: String) async throws -> Checksum {
-        try await StrataContender.aggregate(in: stack(path))
+        try await stack(path).closing { try await StrataContender.aggregate(in: $0) }
     }
 }
 
@@ -275,7 +273,7 @@ extension PostgresBench {
                         let json = importJSON ?? ImportSources.large.json()
                         importJSON = json
                         let start = ContinuousClock.now
-                        checksum = try contender.importUnique(.json(json), path: path)
+                        checksum = try await contender.importUnique(.json(json), path: path)
                         timings[contender.name, default: []].append(milliseconds(ContinuousClock.now - start))
                         checksums[contender.name] = checksum
                         continue

@@ -70,7 +70,7 @@ enum PostgresThroughput {
         if contender == "strata-pg" {
             let stack = DataStack(Bench.schemaHistory)
             try await stack.addStorage(PostgreSQLStore(url: url, schema: PostgresBench.schema(path)))
-            return try await stack.read { try $0.fetchCount(From<Item>()) }
+            return try await stack.closing { try await $0.read { try $0.fetchCount(From<Item>()) } }
         }
         let connection = try await RawPostgresContender(url: url).connect(path)
         defer { Task { try? await connection.close() } }
@@ -127,17 +127,19 @@ enum PostgresThroughput {
             let stack = DataStack(Bench.schemaHistory)
             let writers = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_WRITERS"] ?? "") ?? 8
             try await stack.addStorage(PostgreSQLStore(url: url, schema: PostgresBench.schema(path), maximumWriters: writers))
-            try await connectLanes(min(tasks, writers), of: stack)
-            waitForGo()
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for share in shares {
-                    group.addTask {
-                        for row in share {
-                            try await stack.perform { StrataContender.fill($0.create(Into<Item>()), from: row) }
+            try await stack.closing { stack in
+                try await connectLanes(min(tasks, writers), of: stack)
+                waitForGo()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for share in shares {
+                        group.addTask {
+                            for row in share {
+                                try await stack.perform { StrataContender.fill($0.create(Into<Item>()), from: row) }
+                            }
                         }
                     }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
             }
         } else if contender == "fluent-pg" {
             // As a Vapor app configures it: a pool with a connection for each concurrent task.

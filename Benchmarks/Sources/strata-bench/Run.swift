@@ -6,7 +6,7 @@ protocol Contender: Sendable {
     func insert(_ rows: [Row], path: String) async throws -> Checksum
     /// Imports the sources (decoding a JSON document first) into a database holding the
     /// workload's prefill; `rows` of the result is the table's row count afterwards.
-    func importUnique(_ input: ImportInput, path: String) throws -> Checksum
+    func importUnique(_ input: ImportInput, path: String) async throws -> Checksum
     func fetchAll(path: String) async throws -> Checksum
     func smallQueries(path: String) async throws -> Checksum
     func aggregate(path: String) async throws -> Checksum
@@ -81,11 +81,15 @@ func runBenchmarks() async throws -> Bool {
         prepared[contender.name] = path
     }
 
+    /// What a workload leaves in the scratch folder goes when it ends, whether it failed or not,
+    /// but for the read workloads' databases.
+    let kept = Array(prepared.values)
     var failed = false
 
     // Migration workloads: Strata and the same SQL by hand; GRDB takes no part (its migrations are
     // the app's own SQL, which is what the raw contender is).
     for workload in workloads where MigrationBench.workloads.contains(workload) {
+        defer { Scratch.clean(keeping: kept) }
         let model = MigrationBench.model(workload)
         let seed = try await MigrationBench.seed(workload, model: model)
         var timings: [String: [Double]] = [:]
@@ -117,6 +121,7 @@ func runBenchmarks() async throws -> Bool {
 
     // Streaming: time and the rise of peak resident memory while reading 1,000,000 rows.
     if workloads.contains(StreamBench.workload) {
+        defer { Scratch.clean(keeping: kept) }
         let path = try await StreamBench.seed()
         var timings: [String: [Double]] = [:]
         var peaks: [String: [Double]] = [:]
@@ -146,6 +151,7 @@ func runBenchmarks() async throws -> Bool {
 
     // Observation's cost when nobody observes: fetch and read every property, with and without it.
     if workloads.contains(ObservationBench.workload), selected?.contains("strata") ?? true {
+        defer { Scratch.clean(keeping: kept) }
         let path = Scratch.path("observation")
         _ = try await StrataContender().insert(Row.all, path: path)
         var totals: [String: [Double]] = [:]
@@ -176,6 +182,7 @@ func runBenchmarks() async throws -> Bool {
 
     // StrataTelemetry's cost with no backend: one-object transactions with and without it.
     if workloads.contains(TelemetryBench.workload), selected?.contains("strata") ?? true {
+        defer { Scratch.clean(keeping: kept) }
         var timings: [String: [Double]] = [:]
         var checksums: [String: Checksum] = [:]
         for _ in 0..<rounds {
@@ -200,6 +207,7 @@ func runBenchmarks() async throws -> Bool {
     // Monitors: the median time per change, from commit to the change at the consumer, one run each
     // (2,000 changes); Strata's per-change cost as the list grows is printed beside GRDB's.
     for workload in workloads where MonitorBench.workloads.contains(workload) {
+        defer { Scratch.clean(keeping: kept) }
         let rows = MonitorBench.rows(workload)
         var results: [String: (times: [Double], count: Int)] = [:]
         if selected?.contains("strata") ?? true { results["strata"] = try await MonitorBench.strata(rows) }
@@ -218,10 +226,12 @@ func runBenchmarks() async throws -> Bool {
     }
 
     if try await !PostgresBench.run(workloads) { failed = true }
+    Scratch.clean(keeping: kept)
 
     for workload in workloads where !MigrationBench.workloads.contains(workload) && workload != StreamBench.workload
         && workload != ObservationBench.workload && workload != TelemetryBench.workload
         && !MonitorBench.workloads.contains(workload) && !PostgresBench.workloads.contains(workload) {
+        defer { Scratch.clean(keeping: kept) }
         var timings: [String: [Double]] = [:]
         var checksums: [String: Checksum] = [:]
         var importJSON: Data?
@@ -242,7 +252,7 @@ func runBenchmarks() async throws -> Bool {
                 let checksum: Checksum
                 switch workload {
                 case "insert": checksum = try await contender.insert(Row.all, path: Scratch.path(contender.name))
-                case "import", "import-150k", "import-dict-150k": checksum = try contender.importUnique(importInput!, path: importPath)
+                case "import", "import-150k", "import-dict-150k": checksum = try await contender.importUnique(importInput!, path: importPath)
                 case "fetch": checksum = try await contender.fetchAll(path: prepared[contender.name]!)
                 case "small-queries": checksum = try await contender.smallQueries(path: prepared[contender.name]!)
                 default: checksum = try await contender.aggregate(path: prepared[contender.name]!)
@@ -274,6 +284,7 @@ func runBenchmarks() async throws -> Bool {
                   + "paired_ratio_vs_raw=\(String(format: "%.2f", paired)) fastest_ratio_vs_raw=\(String(format: "%.2f", fastest)) load=\(loadAverage())")
         }
     }
+    await StrataMainKeptContender.closeStacks()
     Scratch.clean()
     return !failed
 }

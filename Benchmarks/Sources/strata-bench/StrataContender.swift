@@ -21,7 +21,7 @@ struct StrataContender: Contender {
     }
 
     func insert(_ rows: [Row], path: String) async throws -> Checksum {
-        try await Self.insert(rows, into: stack(path))
+        try await stack(path).closing { try await Self.insert(rows, into: $0) }
     }
 
     /// Creates an item of every row in one transaction.
@@ -36,8 +36,8 @@ struct StrataContender: Contender {
         }
     }
 
-    func importUnique(_ input: ImportInput, path: String) throws -> Checksum {
-        try Self.importUnique(input, into: stack(path))
+    func importUnique(_ input: ImportInput, path: String) async throws -> Checksum {
+        try await stack(path).closing { try Self.importUnique(input, into: $0) }
     }
 
     /// Imports dictionaries, or decodes a JSON document into generated payloads and imports those,
@@ -64,7 +64,7 @@ struct StrataContender: Contender {
     }
 
     func fetchAll(path: String) async throws -> Checksum {
-        try await Self.fetchAll(in: stack(path))
+        try await stack(path).closing { try await Self.fetchAll(in: $0) }
     }
 
     /// Every item, in a read context.
@@ -77,7 +77,7 @@ struct StrataContender: Contender {
     }
 
     func smallQueries(path: String) async throws -> Checksum {
-        try await Self.smallQueries(in: stack(path))
+        try await stack(path).closing { try await Self.smallQueries(in: $0) }
     }
 
     /// 2,000 indexed queries of ten items each, in a read context.
@@ -97,7 +97,7 @@ struct StrataContender: Contender {
     }
 
     func aggregate(path: String) async throws -> Checksum {
-        try await Self.aggregate(in: stack(path))
+        try await stack(path).closing { try await Self.aggregate(in: $0) }
     }
 
     /// Counts and averages grouped by category.

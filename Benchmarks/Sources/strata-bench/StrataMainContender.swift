@@ -18,15 +18,15 @@ struct StrataMainContender: Contender {
     }
 
     func insert(_ rows: [Row], path: String) async throws -> Checksum {
-        try await StrataContender.insert(rows, into: Self.stack(path))
+        try await Self.stack(path).closing { try await StrataContender.insert(rows, into: $0) }
     }
 
-    func importUnique(_ input: ImportInput, path: String) throws -> Checksum {
-        try StrataContender.importUnique(input, into: Self.stack(path))
+    func importUnique(_ input: ImportInput, path: String) async throws -> Checksum {
+        try await Self.stack(path).closing { try StrataContender.importUnique(input, into: $0) }
     }
 
     func fetchAll(path: String) async throws -> Checksum {
-        try await Self.fetchAll(in: Self.stack(path))
+        try await Self.stack(path).closing { try await Self.fetchAll(in: $0) }
     }
 
     /// Every item, in the main context.
@@ -38,7 +38,7 @@ struct StrataMainContender: Contender {
     }
 
     func smallQueries(path: String) async throws -> Checksum {
-        try await Self.smallQueries(in: Self.stack(path))
+        try await Self.stack(path).closing { try await Self.smallQueries(in: $0) }
     }
 
     /// 2,000 indexed queries of ten items each, in the main context.
@@ -52,7 +52,7 @@ struct StrataMainContender: Contender {
     }
 
     func aggregate(path: String) async throws -> Checksum {
-        try await Self.aggregate(in: Self.stack(path))
+        try await Self.stack(path).closing { try await Self.aggregate(in: $0) }
     }
 
     /// Counts and averages grouped by category, in the main context.
@@ -82,6 +82,13 @@ struct StrataMainKeptContender: Contender {
         return stack
     }
 
+    /// Closes the kept stacks (the run is over).
+    @MainActor
+    static func closeStacks() async {
+        for stack in stacks.values { await stack.close() }
+        stacks.removeAll()
+    }
+
     /// The main context's fetch, through the kept stack.
     func fetchAll(path: String) async throws -> Checksum {
         try await MainActor.run { try StrataMainContender.fetchAll(in: Self.stack(path)) }
@@ -89,7 +96,7 @@ struct StrataMainKeptContender: Contender {
 
     // The other workloads are `strata-main`'s (only the read database is made through them).
     func insert(_ rows: [Row], path: String) async throws -> Checksum { try await StrataMainContender().insert(rows, path: path) }
-    func importUnique(_ input: ImportInput, path: String) throws -> Checksum { try StrataMainContender().importUnique(input, path: path) }
+    func importUnique(_ input: ImportInput, path: String) async throws -> Checksum { try await StrataMainContender().importUnique(input, path: path) }
     func smallQueries(path: String) async throws -> Checksum { try await StrataMainContender().smallQueries(path: path) }
     func aggregate(path: String) async throws -> Checksum { try await StrataMainContender().aggregate(path: path) }
 }

@@ -16,10 +16,12 @@ enum StreamBench {
         let path = Scratch.path("stream")
         let stack = DataStack(Bench.schemaHistory)
         try stack.addStorageAndWait(SQLiteStore(fileURL: URL(fileURLWithPath: path)))
-        for start in stride(from: 0, to: rows, by: 100_000) {
-            try await stack.perform { transaction in
-                for index in start..<min(start + 100_000, rows) {
-                    StrataContender.fill(transaction.create(Into<Item>()), from: Row.make(index))
+        try await stack.closing { stack in
+            for start in stride(from: 0, to: rows, by: 100_000) {
+                try await stack.perform { transaction in
+                    for index in start..<min(start + 100_000, rows) {
+                        StrataContender.fill(transaction.create(Into<Item>()), from: Row.make(index))
+                    }
                 }
             }
         }
@@ -46,7 +48,7 @@ enum StreamBench {
             let stack = DataStack(Bench.schemaHistory)
             try stack.addStorageAndWait(SQLiteStore(fileURL: URL(fileURLWithPath: path)))
             let holdsAll = contender == "strata-fetchall"
-            return try await stack.read { reader in
+            return try await stack.closing { try await $0.read { reader in
                 var checksum = Checksum()
                 if holdsAll {
                     for item in try reader.fetchAll(From<Item>()) where !item.name.isEmpty { checksum.add(code: item.code, score: item.score) }
@@ -56,7 +58,7 @@ enum StreamBench {
                     }
                 }
                 return checksum
-            }
+            } }
         }
     }
 

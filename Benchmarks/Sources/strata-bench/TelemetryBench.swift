@@ -16,12 +16,14 @@ enum TelemetryBench {
         let stack = DataStack(Bench.schemaHistory, instrumentation: contender == "strata-telemetry" ? StrataTelemetry() : nil)
         try stack.addStorageAndWait(SQLiteStore(fileURL: URL(fileURLWithPath: Scratch.path("telemetry-\(contender)"))))
         let rows = Array(Row.all.prefix(scaled(2_000)))
-        let start = ContinuousClock.now
-        var checksum = Checksum()
-        for row in rows {
-            try await stack.perform { transaction in StrataContender.fill(transaction.create(Into<Item>()), from: row) }
-            checksum.add(code: row.code, score: row.score)
+        return try await stack.closing { stack in
+            let start = ContinuousClock.now
+            var checksum = Checksum()
+            for row in rows {
+                try await stack.perform { transaction in StrataContender.fill(transaction.create(Into<Item>()), from: row) }
+                checksum.add(code: row.code, score: row.score)
+            }
+            return (checksum, milliseconds(ContinuousClock.now - start))
         }
-        return (checksum, milliseconds(ContinuousClock.now - start))
     }
 }

@@ -24,6 +24,7 @@ Task { @MainActor in
         exit(try await runBenchmarks() ? 0 : 1)
     } catch {
         FileHandle.standardError.write(Data("strata-bench: \(error)\n".utf8))
+        await StrataMainKeptContender.closeStacks()
         Scratch.clean()
         exit(1)
     }
