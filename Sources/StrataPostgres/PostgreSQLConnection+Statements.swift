@@ -48,6 +48,7 @@ extension PostgreSQLConnection {
     /// Sends one statement and waits for its rows; errors name `original`.
     @discardableResult
     func send(_ query: PostgresQuery, as original: String) throws(StrataError) -> Result {
+        prepareToSend(original)
         try willSend()
         let answer = try answer(to: connection.query(query, logger: Self.quietLogger), of: original)
         switch answer.metadata.command {
@@ -55,12 +56,16 @@ extension PostgreSQLConnection {
             isInTransaction = true
             abortedBy = nil
             noticeAfterCommit = nil
+            transactionBegin = original
+            readSavepointOpen = false
             if sessionless, !transactionSettings.isEmpty { try applyTransactionSettings() }
+            statementsSinceBegin = 0
         case "COMMIT", "ROLLBACK":
             // `ROLLBACK TO SAVEPOINT` answers `ROLLBACK` too, and leaves the transaction open.
             guard !original.hasPrefix("ROLLBACK TO") else { break }
             isInTransaction = false
             abortedBy = nil
+            readSavepointOpen = false
         default: break
         }
         var columns: [String] = []
@@ -89,6 +94,7 @@ extension PostgreSQLConnection {
             throw .connectionLost(server: server, database: address.database)
         }
         statementsSent += 1
+        statementsSinceBegin += 1
     }
 
     /// Waits for the answer to a statement just sent; a failure is reported as `original`'s, and

@@ -59,6 +59,17 @@ final class PostgreSQLConnection: DatabaseConnection {
     /// The error of the statement that aborted the open transaction, if one did: PostgreSQL then
     /// refuses every later statement (SQLSTATE 25P02) until the transaction ends.
     var abortedBy: StrataError?
+    /// The statement that began the open transaction, which begins it again when its first
+    /// statement, a guarded read, failed (see `PostgreSQLConnection+GuardedReads.swift`).
+    var transactionBegin: String?
+    /// Statements sent since the open transaction began (its settings left out).
+    var statementsSinceBegin = 0
+    /// Whether one of the app's reads in a write transaction is running (see
+    /// ``beginGuardedRead()``).
+    var guardingRead = false
+    /// Whether the savepoint guarded reads go back to is open: since the first guarded read
+    /// after the transaction's first statement, until its next other statement.
+    var readSavepointOpen = false
 
     /// The error of the statement that aborted the open transaction, if one did.
     var transactionAbortedBy: StrataError? { isInTransaction ? abortedBy : nil }

@@ -40,6 +40,7 @@ extension PostgreSQLConnection {
             query = known
         } else {
             guard preparedStatements.count < PreparedStatements.most else { return nil }
+            prepareToSend(original)
             try willSend()
             query = try answer(to: connection.prepare(query: sql), of: original)
             preparedStatements.add(query, for: sql)
@@ -55,6 +56,7 @@ extension PostgreSQLConnection {
             _ = type.write(value, into: &buffer)
             bindings.append(PostgresData(type: PostgresDataType(type.oids.element), formatCode: .binary, value: buffer))
         }
+        prepareToSend(original)
         try willSend()
         let answer = try answer(to: query.execute(bindings), of: original)
         var columns: [String] = []

@@ -62,6 +62,30 @@ struct PostgreSQLWritersTests {
         #expect(writer.preparedStatements.count == 2)
     }
 
+    /// The app's reads in a transaction can fail without breaking it (see `FailedReadTests`): the
+    /// first statement needs nothing for that, a later run of reads one savepoint, sent with its
+    /// release without waiting for their answers.
+    @Test func readsAfterTheFirstShareOneSavepoint() async throws {
+        let stack = DataStack(Shop.schemaHistory)
+        try await stack.addStorage(PostgreSQLStore(url: Postgres.newDatabaseURL("savepoints")))
+        _ = try await create(1, in: stack)
+        try await stack.perform { transaction in try transaction.fetchOne(From<Product>())?.stock += 1 }
+        let writer = try writerConnection(stack)
+        let before = writer.statementsSent
+        // BEGIN, SELECT, SAVEPOINT, SELECT, SELECT, RELEASE, UPDATE, COMMIT.
+        try await stack.perform { transaction in
+            let product = try transaction.fetchOne(From<Product>())
+            _ = try transaction.fetchCount(From<Product>())
+            _ = try transaction.fetchAll(From<Product>())
+            product?.stock += 1
+        }
+        #expect(writer.statementsSent - before == 8)
+        // BEGIN, SELECT, UPDATE, COMMIT: one read, the first statement, needs no savepoint.
+        try await stack.perform { transaction in try transaction.fetchOne(From<Product>())?.stock += 1 }
+        #expect(writer.statementsSent - before == 8 + 4)
+        #expect(try stack.fetchOne(From<Product>())?.stock == 3)
+    }
+
     @Test func idsComeFromTheServerInBlocksThatNoTwoStacksShare() async throws {
         let (first, second) = try await twoStacks(onOneDatabase: "blocks")
         #expect(try await create(3, in: first) == ["Product#1", "Product#2", "Product#3"])

@@ -79,6 +79,26 @@ struct FailedReadTests {
         #expect(try stack.fetchOne(From<Person>().where(\.name == "Ann"))?.visits == 1)
     }
 
+    /// The failed read is the transaction's first statement (on PostgreSQL the transaction then
+    /// begins again), and later ones follow reads and writes (it goes back to a savepoint).
+    @Test func aTransactionGoesOnAfterFailedQueriesAnywhereInIt() async throws {
+        let count = try await stack.perform { t in
+            Self.expectOverflow { try t.queryValue(Self.overflowingSum) }
+            #expect(try t.fetchCount(From<Person>()) == 2)
+            Self.expectOverflow { try t.queryValue(Self.overflowingSum) }
+            Self.expectOverflow { try t.queryValue(Self.overflowingSum) }
+            try #require(try t.fetchOne(From<Person>().where(\.name == "Bob"))).visits = 2
+            t.create(Into<Person>()).name = "Cy"
+            #expect(try t.fetchOne(From<Person>().where(\.name == "Cy"))?.name == "Cy")
+            Self.expectOverflow { try t.queryValue(Self.overflowingSum) }
+            #expect(try t.queryValue(From<Person>().select(Int.self, .count(\.name))) == 3)
+            return try t.fetchCount(From<Person>())
+        }
+        #expect(count == 3)
+        #expect(try stack.fetchOne(From<Person>().where(\.name == "Bob"))?.visits == 2)
+        #expect(try stack.fetchCount(From<Person>()) == 3)
+    }
+
     @Test func anUnsafeTransactionGoesOnAfterAFailedQuery() throws {
         let transaction = stack.beginUnsafe()
         transaction.create(Into<Person>()).name = "Cy"
