@@ -99,6 +99,23 @@ struct FailedReadTests {
         #expect(try stack.fetchCount(From<Person>()) == 3)
     }
 
+    /// A fetch inside `fetchEach`'s closure writes the closure's changes first; failed reads after
+    /// them never take them back.
+    @Test func changesWrittenByAReadInsideAnotherStayAfterAFailedRead() async throws {
+        try await stack.perform { t in
+            _ = try t.fetchCount(From<Person>())
+            try t.fetchEach(From<Person>().orderBy(.ascending(\.name))) { person in
+                person.nickname = person.name + "!"
+                let changed = try t.fetchCount(From<Person>().where(\.nickname != nil))
+                #expect(changed >= 1)
+                Self.expectOverflow { try t.queryValue(Self.overflowingSum) }
+            }
+            Self.expectOverflow { try t.queryValue(Self.overflowingSum) }
+            #expect(try t.fetchCount(From<Person>().where(\.nickname != nil)) == 2)
+        }
+        #expect(try stack.fetchAll(From<Person>().orderBy(.ascending(\.name))).map(\.nickname) == ["Ann!", "Bob!"])
+    }
+
     @Test func anUnsafeTransactionGoesOnAfterAFailedQuery() throws {
         let transaction = stack.beginUnsafe()
         transaction.create(Into<Person>()).name = "Cy"

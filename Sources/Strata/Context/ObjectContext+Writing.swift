@@ -174,6 +174,9 @@ extension ObjectContext {
         guard kind == .transaction,
               !(unwritten.isEmpty && dirtyWritten.isEmpty && pendingDeletes.isEmpty && changedToMany.isEmpty && deletedLinks.isEmpty) else { return }
         if let deferredError { throw deferredError }
+        // A read that writes first (a fetch inside `fetchEach`'s closure) ends the guarded reads
+        // around it, which succeeded so far: a failure must never take back what is written now.
+        if guardedReads?.isEmpty == false { endGuardedReads(failed: false) }
         let conflicts = try resolveConflicts()
         if forCommit, !conflicts.isEmpty { throw .mergeConflict(objects: conflicts.map(\.description)) }
         try insertUnwritten()
