@@ -115,6 +115,45 @@ struct PayloadReaderTests {
                 + "the field 'dogs[0].weight' must be a number, found true")
     }
 
+    /// A value the app codes itself (`coder: custom`): its bytes as base64 text, through a decode
+    /// function whose error is a problem of the field.
+    struct ChipBody: Decodable {
+        var chip: PatchField<String>
+        var backup: PatchField<String>
+
+        static func decode(_ data: Data) throws -> String {
+            guard let text = String(data: data, encoding: .utf8), text.hasPrefix("chip-") else {
+                throw PayloadError(problems: [PayloadError.Problem(field: "", reason: "holds no chip number")])
+            }
+            return text
+        }
+
+        init(from decoder: any Decoder) throws {
+            var reader = try PayloadReader(decoder, entity: "Tag", fields: ["chip", "backup"])
+            chip = reader.customNotNull("chip", decode: Self.decode)
+            backup = reader.customField("backup", decode: Self.decode)
+            try reader.finish()
+        }
+    }
+
+    @Test func customCodedFieldsGoThroughTheirDecodeFunction() throws {
+        let good = try JSONDecoder().decode(ChipBody.self, from: Data(#"{"chip": "Y2hpcC0x", "backup": null}"#.utf8))
+        #expect(good.chip == .set("chip-1") && good.backup == .null)
+        #expect(problems(#"{"chip": "eA==", "backup": 3}"#, as: ChipBody.self)
+                == "the field 'chip' could not be decoded: the body holds no chip number; "
+                + "the field 'backup' must be base64-encoded data (text), found a whole number")
+        #expect(problems(#"{"chip": null}"#, as: ChipBody.self) == "the field 'chip' cannot be null")
+    }
+
+    @Test func aFieldSaysWhatItHolds() {
+        let fields: [PatchField<Int>] = [.absent, .null, .set(3)]
+        #expect(fields.map(\.isPresent) == [false, true, true])
+        #expect(fields.map(\.isSet) == [false, false, true])
+        #expect(fields.map(\.givenValue) == [nil, nil, 3])
+        #expect(fields.map(\.change) == [nil, .some(nil), .some(3)])
+        #expect(fields.map { $0.map { $0 * 2 } } == [.absent, .null, .set(6)])
+    }
+
     @Test func theErrorListsItsProblemsByField() throws {
         do {
             _ = try JSONDecoder().decode(DogBody.self, from: Data(#"{"weight": "x"}"#.utf8))

@@ -22,10 +22,36 @@ public enum PatchField<Value> {
         return true
     }
 
+    /// Whether the body gave the field a value (not absent, not null).
+    public var isSet: Bool {
+        if case .set = self { return true }
+        return false
+    }
+
     /// The value given; nil when the field is absent or null.
     public var givenValue: Value? {
         if case .set(let value) = self { return value }
         return nil
+    }
+
+    /// The change to an optional attribute: nil when absent (no change), `.some(nil)` for null
+    /// (cleared), the value otherwise.
+    public var change: Value?? {
+        switch self {
+        case .absent: return nil
+        case .null: return .some(nil)
+        case .set(let value): return .some(value)
+        }
+    }
+
+    /// The field with its value turned by `transform` (a `coder: custom` attribute's bytes into
+    /// its value).
+    public func map<Other>(_ transform: (Value) throws -> Other) rethrows -> PatchField<Other> {
+        switch self {
+        case .absent: return .absent
+        case .null: return .null
+        case .set(let value): return .set(try transform(value))
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the fields of a JSON object for a generated type's `init(from:)`, collecting every
 /// problem rather than stopping at the first: a wrong kind of value, a value out of range, a
 /// missing or `null` required field, and each field the object has that the type does not. Once
@@ -81,6 +83,26 @@ public struct PayloadReader {
     /// problem (for a change of an attribute that cannot be nil).
     public mutating func notNull<T: Decodable>(_ name: String, as type: T.Type = T.self) -> PatchField<T> {
         let value = field(name, as: T.self)
+        if case .null = value { problems.append(PayloadError.Problem(field: join(name), reason: "cannot be null")) }
+        return value
+    }
+
+    /// A `coder: custom` attribute's field: its bytes (base64 text) through the app's `decode`,
+    /// whose error is a problem of the field.
+    public mutating func customField<T>(_ name: String, decode: (Data) throws -> T) -> PatchField<T> {
+        let bytes: PatchField<Data> = field(name)
+        do {
+            return try bytes.map(decode)
+        } catch {
+            problems.append(PayloadError.Problem(field: join(name), reason: "could not be decoded: \(error)"))
+            return .absent
+        }
+    }
+
+    /// A `coder: custom` attribute's field that must not be null when given (see
+    /// ``notNull(_:as:)``).
+    public mutating func customNotNull<T>(_ name: String, decode: (Data) throws -> T) -> PatchField<T> {
+        let value = customField(name, decode: decode)
         if case .null = value { problems.append(PayloadError.Problem(field: join(name), reason: "cannot be null")) }
         return value
     }
