@@ -23,6 +23,10 @@ extension ObjectContext {
 
     /// `fetchEach` of a planned fetch over one storage.
     private func fetchEach<T: StrataObject>(_ plan: FetchPlan, tweak: Tweak, from storage: StorageHandle, _ body: (T) throws -> Void) throws {
+        if kind == .transaction {
+            try fetchEachByKey(plan, tweak: tweak, from: storage, body)
+            return
+        }
         let connection = try readingConnection(storage, tweak: tweak)
         // A statement of its own, not the cached one: `body` may run the same fetch.
         let statement = try connection.prepare(plan.sql.text)
@@ -37,6 +41,33 @@ extension ObjectContext {
                 sincePurge = 0
                 purge()
             }
+        }
+    }
+
+    /// `fetchEach` in a transaction, whose closure may write on the connection the rows come from
+    /// (a fetch inside it writes the closure's changes first): a statement still stepping would
+    /// then meet a row again after its sort key changed, without end. So the rows' keys (16 bytes
+    /// each) are read first, and the objects in chunks of `streamingPurgeInterval`: those the
+    /// closure deleted meanwhile are skipped, and each object is the transaction's own, with its
+    /// changes.
+    private func fetchEachByKey<T: StrataObject>(_ plan: FetchPlan, tweak: Tweak, from storage: StorageHandle,
+                                                 _ body: (T) throws -> Void) throws {
+        let connection = try readingConnection(storage, tweak: tweak)
+        let statement = try connection.prepare(plan.sql.text)
+        statement.bind(plan.sql.arguments)
+        var keys: [ObjectKey] = []
+        while try statement.step() {
+            let row = statement.row
+            guard let kind = plan.kind(of: row) else { continue }
+            keys.append(ObjectKey(storage: storage.index, table: kind.table, rowID: row.int64(0)))
+        }
+        statement.reset()
+        for start in stride(from: 0, to: keys.count, by: Self.streamingPurgeInterval) {
+            let chunk = Array(keys[start..<min(start + Self.streamingPurgeInterval, keys.count)])
+            for case let object as T in try objects(for: chunk) where !object.deleted {
+                try body(object)
+            }
+            purge()
         }
     }
 }
