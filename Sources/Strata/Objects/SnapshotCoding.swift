@@ -46,12 +46,21 @@ extension KeyedDecodingContainer where K == SnapshotKey {
 extension KeyedEncodingContainer where K == SnapshotKey {
     /// Stores `value` under `key`.
     public mutating func encodeValue<T: Encodable>(_ value: T, _ key: SnapshotKey) throws {
+        try refuseDecimalNaN(value, key)
         try encode(value, forKey: key)
     }
 
     /// Stores `value` under `key`, or nothing when it is nil.
     public mutating func encodeOptionalValue<T: Encodable>(_ value: T?, _ key: SnapshotKey) throws {
+        if let value { try refuseDecimalNaN(value, key) }
         try encodeIfPresent(value, forKey: key)
+    }
+
+    /// A `Decimal` NaN has no JSON form, and Foundation's `JSONEncoder` writes a bare `NaN`, which
+    /// no JSON reader takes: it is refused by name instead.
+    private func refuseDecimalNaN<T: Encodable>(_ value: T, _ key: SnapshotKey) throws {
+        guard T.self == Decimal.self, let decimal = value as? Decimal, decimal.isNaN else { return }
+        throw EncodingError.invalidValue(value, .init(codingPath: codingPath + [key], debugDescription: "'\(key.stringValue)' is a Decimal NaN, which has no JSON form"))
     }
 
     /// Stores a `coder: custom` attribute's value under `key` as the bytes the app's `encode`
