@@ -156,17 +156,23 @@ extension ObjectContext {
             return try fetchAcross(chain, layout: layout, storages).map { ObjectID(key: $0.key, entityName: type(of: $0).entityName) }
         }
         let plan = try plan(chain, layout: layout).plan
-        let storage = storages[0]
-        let connection = try readingConnection(storage, tweak: chain.tweak)
-        let statement = try connection.cachedStatement(plan.sql.text)
+        let connection = try readingConnection(storages[0], tweak: chain.tweak)
+        return try keys(of: plan, in: storages[0], statement: connection.cachedStatement(plan.sql.text)).map { key, entity in
+            ObjectID(key: key, entityName: entity)
+        }
+    }
+
+    /// The key and entity of each row a planned fetch finds, read through `statement` (the plan's
+    /// SQL on the storage's reading connection), without making objects.
+    func keys(of plan: FetchPlan, in storage: StorageHandle, statement: any DatabaseStatement) throws(StrataError) -> [(ObjectKey, String)] {
         statement.bind(plan.sql.arguments)
-        var result: [ObjectID<T>] = []
+        defer { statement.reset() }
+        var result: [(ObjectKey, String)] = []
         while try statement.step() {
             let row = statement.row
             guard let kind = plan.kind(of: row) else { continue }
-            result.append(ObjectID(key: ObjectKey(storage: storage.index, table: kind.table, rowID: row.int64(0)), entityName: kind.layout.name))
+            result.append((ObjectKey(storage: storage.index, table: kind.table, rowID: row.int64(0)), kind.layout.name))
         }
-        statement.reset()
         return result
     }
 

@@ -53,15 +53,8 @@ extension ObjectContext {
     private func fetchEachByKey<T: StrataObject>(_ plan: FetchPlan, tweak: Tweak, from storage: StorageHandle,
                                                  _ body: (T) throws -> Void) throws {
         let connection = try readingConnection(storage, tweak: tweak)
-        let statement = try connection.prepare(plan.sql.text)
-        statement.bind(plan.sql.arguments)
-        var keys: [ObjectKey] = []
-        while try statement.step() {
-            let row = statement.row
-            guard let kind = plan.kind(of: row) else { continue }
-            keys.append(ObjectKey(storage: storage.index, table: kind.table, rowID: row.int64(0)))
-        }
-        statement.reset()
+        // Every key is read before `body` runs, so the cached statement serves.
+        let keys = try keys(of: plan, in: storage, statement: connection.cachedStatement(plan.sql.text)).map(\.0)
         for start in stride(from: 0, to: keys.count, by: Self.streamingPurgeInterval) {
             let chunk = Array(keys[start..<min(start + Self.streamingPurgeInterval, keys.count)])
             for case let object as T in try objects(for: chunk) where !object.deleted {

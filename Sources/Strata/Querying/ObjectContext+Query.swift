@@ -68,7 +68,7 @@ extension ObjectContext {
     /// a key orders the rows only if it is selected.
     static func sortKeys<T: StrataObject>(_ keys: [(sql: String, ascending: Bool)], ordering terms: [SelectTerm<T>], columns: [String],
                                           groups: [String], distinct: Bool, dialect: SQLDialect) -> [(sql: String, ascending: Bool)] {
-        let aggregates = !groups.isEmpty || terms.contains { $0.member == nil && $0.function.aggregates }
+        let aggregates = !groups.isEmpty || terms.contains(where: \.aggregatesTheFetch)
         guard aggregates || distinct else { return keys }
         // A decimal column is ordered by its numeric value (see `sortExpression`).
         let rowValues = Set((aggregates ? groups : columns).flatMap { [$0, dialect.decimalSortKey($0)] })

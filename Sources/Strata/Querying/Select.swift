@@ -32,6 +32,10 @@ public struct SelectTerm<T: StrataObject>: Sendable {
     }
 
     let function: Function
+
+    /// Whether the term aggregates the fetched objects into one value (`.average(\.age)`), not
+    /// each object's related objects (`.count(\.friends)`).
+    var aggregatesTheFetch: Bool { member == nil && function.aggregates }
     /// The attribute selected or aggregated; for a per-object term, the to-many relationship.
     let path: PropertyPath?
     /// For a per-object aggregate of a to-many relationship's objects (`count(friends)`,

@@ -101,7 +101,7 @@ extension ObjectContext {
             throw .invalidQuery("'\(perObject.key)' is computed for each object, so the query cannot be grouped; "
                                 + "group a query of the related entity by its relationship instead")
         }
-        if let whole = terms.first(where: { $0.member == nil && $0.function != .attribute && $0.function != .objectID }) {
+        if let whole = terms.first(where: \.aggregatesTheFetch) {
             throw .invalidQuery("'\(perObject.key)' is computed for each object and '\(whole.key)' over all of them; "
                                 + "select them in separate queries")
         }
