@@ -596,34 +596,39 @@ import Strata
 extension {{ entity.name }} {
     /// The stored values of a `{{ entity.plainName }}` object, as a value that crosses threads and actors.
     {{ access }}struct Snapshot: EntitySnapshot, Codable {
-        /// The object's ID.
+        /// The object's ID; in JSON, its row id.
         {{ access }}var objectID: ObjectID<{{ entity.name }}>
         {% for field in entity.snapshotFields %}
         {% for line in field.docLines %}
         ///{{ line }}
         {% endfor %}
-        {% if field.docLines %}
-        ///
-        {% endif %}
-        /// `{{ field.plainName }}`.
         {{ access }}var {{ field.name }}: {{ field.type }}
         {% endfor %}
     }
 }
 
 extension {{ entity.name }}.Snapshot {
-    /// The current values of an object.
+    /// The current values of an object, its to-many relationships left out.
     {{ access }}init(_ object: {{ entity.name }}) {
+        self.init(object, includingToMany: false)
+    }
+
+    /// The current values of an object; `includingToMany` also gives the members of its to-many
+    /// relationships.
+    {{ access }}init(_ object: {{ entity.name }}, includingToMany: Bool) {
         self.init({{ entity.snapshotArguments }})
     }
 
-    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    /// Decodes a snapshot: a key per property; an optional one may be missing or null. Every
+    /// missing, null, unknown or wrong field is named in one `PayloadError`.
     {{ access }}init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SnapshotKey.self)
-        objectID = try container.decodeValue("objectID")
+        var reader = try PayloadReader(decoder, entity: {{ entity.nameLiteral }}, fields: [{{ entity.snapshotFieldNames }}])
+        let given_objectID: ObjectID<{{ entity.name }}>? = reader.required("objectID")
         {% for field in entity.snapshotFields %}
-        {{ field.name }} = try container.decode{{ field.coding }}({{ field.decodeArguments }})
+        let {{ field.local }}: {{ field.localType }} = {{ field.read }}
         {% endfor %}
+        try reader.finish()
+        self.init({{ entity.snapshotDecodedArguments }})
     }
 
     /// Encodes a snapshot: a key per property; a nil optional is left out.
@@ -631,7 +636,7 @@ extension {{ entity.name }}.Snapshot {
         var container = encoder.container(keyedBy: SnapshotKey.self)
         try container.encodeValue(objectID, "objectID")
         {% for field in entity.snapshotFields %}
-        try container.encode{{ field.coding }}({{ field.name }}, {{ field.encodeArguments }})
+        try container.{{ field.write }}
         {% endfor %}
     }
 }

@@ -102,26 +102,12 @@ struct EntityContext {
         }
         let customCoders: [TemplateNode] = stored.filter { AttributeCode($0).isCustomCoded }.map { attribute in
             TemplateNode(["label": SwiftSyntax.argumentLabel(attribute.name), "plainName": attribute.name,
+                          "nameLiteral": SwiftSyntax.stringLiteral(attribute.name),
                           "type": attribute.swiftType ?? "Never"])
         }
         let fields = lineage.flatMap { owner in owner.attributes.filter(\.isStored).map { (owner: owner, attribute: $0) } }
-        let snapshotFields: [TemplateNode] = fields.map { owner, attribute in
-            let key = SwiftSyntax.stringLiteral(attribute.name)
-            var coding = attribute.isOptional ? "OptionalValue" : "Value"
-            var decodeArguments = key
-            var encodeArguments = key
-            if AttributeCode(attribute).isCustomCoded {
-                // The stored bytes, through the owning class's own functions: the type need not be Codable.
-                let label = SwiftSyntax.argumentLabel(attribute.name)
-                let owner = SwiftSyntax.identifier(owner.name)
-                coding = attribute.isOptional ? "OptionalCustom" : "Custom"
-                decodeArguments += ", decode: \(owner).decode(\(label):)"
-                encodeArguments += ", encode: \(owner).encode(\(label):)"
-            }
-            return TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "plainName": attribute.name,
-                                 "type": AttributeCode(attribute).publicType, "decodeArguments": decodeArguments,
-                                 "encodeArguments": encodeArguments, "coding": coding, "docLines": SwiftSyntax.docLines(attribute.doc)])
-        }
+        let snapshotFields = fields.map { SnapshotFieldCode(attribute: $0.attribute, owner: $0.owner) }
+            + lineage.flatMap(\.relationships).map { SnapshotFieldCode(relationship: $0, in: version) }
         // The key paths the accessors report to Observation, in the runtime's order: stored
         // attributes then to-one relationships (column ordinals), every relationship (lineage
         // indexes), transient attributes. Each list is built in short runs (see `chunks`).
@@ -140,10 +126,13 @@ struct EntityContext {
             "hasStoredValues": !storedValues.members.isEmpty, "storedValueMembers": storedValues.members,
             "storedValueInitials": storedValues.initials,
             "hasProperties": !(attributes.isEmpty && toOnes.isEmpty && toManys.isEmpty && transients.isEmpty),
-            "initialValues": initialValues, "virtuals": virtuals, "customCoders": customCoders, "transients": transients, "snapshotFields": snapshotFields, "keyPathChunks": Self.chunks(keyPathEntries(), size: 32),
+            "initialValues": initialValues, "virtuals": virtuals, "customCoders": customCoders, "transients": transients, "snapshotFields": snapshotFields.map(\.node), "keyPathChunks": Self.chunks(keyPathEntries(), size: 32),
             "attributesThroughOptional": Self.chunks(parts.attributes, size: 32), "toOneParts": parts.toOnes,
             "snapshotArguments": (["objectID: object.objectID(as: \(name).self)"]
-                                  + fields.map { "\($0.attribute.name): object.\(SwiftSyntax.identifier($0.attribute.name))" }).joined(separator: ", "),
+                                  + snapshotFields.map { SwiftSyntax.argumentLabel($0.plainName) + ": " + $0.value }).joined(separator: ", "),
+            "snapshotFieldNames": (["objectID"] + snapshotFields.map(\.plainName)).map(SwiftSyntax.stringLiteral).joined(separator: ", "),
+            "snapshotDecodedArguments": (["objectID: given_objectID!"]
+                                         + snapshotFields.map { SwiftSyntax.argumentLabel($0.plainName) + ": " + $0.decoded }).joined(separator: ", "),
         ])
     }
 

@@ -45,7 +45,7 @@ struct CodegenTests {
             "        declareInYourCode_extension_Record_RecordCustomCoding(Record.self)",
             "        storedValues.bloodType = reader.custom(BloodType.self, attribute: \"bloodType\", of: self, decode: Self.decode(bloodType:))",
             "        binder.bind(custom: storedValues.`class`, encode: Self.encode(class:))",
-            "        bloodType = try container.decodeCustom(\"bloodType\", decode: Patient.decode(bloodType:))",
+            "        let given_bloodType: BloodType? = reader.requiredCustom(\"bloodType\", decode: Patient.decode(bloodType:))",
             "        try container.encodeOptionalCustom(`class`, \"class\", encode: Record.encode(class:))",
         ] {
             #expect(text.contains(line + "\n"), "\(line)")

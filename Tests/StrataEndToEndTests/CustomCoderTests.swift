@@ -64,9 +64,10 @@ struct CustomCoderTests {
         let bob = Patient.Snapshot(try #require(try stack.fetchOne(From<Patient>().where(\.name == "Bob"))))
         let bobJSON = try #require(String(data: try encoder.encode(bob), encoding: .utf8))
         #expect(!bobJSON.contains("allergies") && !bobJSON.contains("class"), "nil values are left out: \(bobJSON)")
-        #expect(throws: ClinicCodingError.self) {
+        let refused = #expect(throws: PayloadError.self) {
             try JSONDecoder().decode(Patient.Snapshot.self, from: Data(json.replacingOccurrences(of: "QUIt", with: "WFg=").utf8))
         }
+        #expect(refused?.description == "the field 'bloodType' could not be decoded: 'XX' is not a blood type")
     }
 
     /// Stored bytes the app's decode refuses fail the read that meets them, naming the entity,

@@ -82,7 +82,10 @@ struct EndToEndTests {
         #expect(customer.preferences == nil)
         #expect(try JSONDecoder().decode(Customer.Snapshot.self, from: JSONEncoder().encode(customer)) == customer)
         let missingSKU = String(decoding: encoded, as: UTF8.self).replacingOccurrences(of: "\"sku\"", with: "\"other\"")
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Product.Snapshot.self, from: Data(missingSKU.utf8)) }
+        #expect(throws: PayloadError(problems: [.init(field: "other", reason: "is not a field of Product (its fields are objectID, sku, price, weight, stock, rank, views, picture, page, orders, suppliers)"),
+                                               .init(field: "sku", reason: "is missing")])) {
+            try JSONDecoder().decode(Product.Snapshot.self, from: Data(missingSKU.utf8))
+        }
     }
 
     @Test func theGeneratedHistoryDescribesTheModel() {

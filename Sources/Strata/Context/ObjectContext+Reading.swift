@@ -228,6 +228,11 @@ extension ObjectContext {
 
     /// This context's object for a key, fetched by id when not registered; nil when the row is gone.
     func existingObject(_ key: ObjectKey, entityName: String) throws(StrataError) -> StrataObject? {
+        var key = key
+        if key.isDetached {
+            guard let attached = attach(key, entityName: entityName) else { return nil }
+            key = attached
+        }
         if let object = registered[key] { return object.deleted ? nil : object }
         guard key.storage >= 0, let layout = core.layout.entity(entityName) else { return nil }
         let root = core.layout.entity(core.layout.tables[layout.tableIndex].root.name) ?? layout
@@ -241,5 +246,14 @@ extension ObjectContext {
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         return try materialize(statement.row, plan: plan, storage: key.storage)
+    }
+
+    /// A key made from a row id alone, placed in the one storage that holds its entity; nil when
+    /// the stack has no such entity or several storages hold it.
+    private func attach(_ key: ObjectKey, entityName: String) -> ObjectKey? {
+        guard let layout = core.layout.entity(entityName) else { return nil }
+        let holding = core.storages.filter { $0.entities.contains(entityName) }
+        guard holding.count == 1 else { return nil }
+        return ObjectKey(storage: holding[0].index, table: Int32(layout.tableIndex), rowID: key.rowID)
     }
 }

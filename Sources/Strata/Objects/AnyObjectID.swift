@@ -24,5 +24,16 @@ public struct AnyObjectID: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `Person#3`.
+    /// Whether both IDs name the same entity and row id, as ``ObjectID`` compares.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.key.rowID == rhs.key.rowID && lhs.entityName == rhs.entityName
+    }
+
+    /// Hashes the entity and the row id.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key.rowID)
+        hasher.combine(entityName)
+    }
+
     public var description: String { "\(entityName)#\(key.rowID)" }
 }

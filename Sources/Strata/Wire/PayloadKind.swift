@@ -19,6 +19,7 @@ enum PayloadKind {
     static func expected(_ type: Any.Type) -> (words: String, json: JSON?) {
         if let optional = type as? any OptionalPayload.Type { return expected(optional.wrappedType) }
         if let described = type as? any PayloadDescribable.Type { return (described.payloadKind, nil) }
+        if type is any RowIDPayload.Type { return ("a row id (a whole number)", .integer) }
         switch type {
         case is Bool.Type: return ("true or false", .boolean)
         case is Int8.Type: return (whole(Int8.min, Int8.max), .integer)
@@ -48,11 +49,19 @@ enum PayloadKind {
 /// `Optional`, whatever it wraps: how ``PayloadKind`` describes an optional field by what it holds.
 protocol OptionalPayload {
     static var wrappedType: Any.Type { get }
+    /// This type's nil, as `Any`.
+    static var nilValue: Any { get }
 }
 
 extension Optional: OptionalPayload {
     static var wrappedType: Any.Type { Wrapped.self }
+    static var nilValue: Any { Optional<Wrapped>.none as Any }
 }
+
+/// ``ObjectID``, which JSON holds as its row id.
+protocol RowIDPayload {}
+
+extension ObjectID: RowIDPayload {}
 
 /// `Array` and `Set`, which JSON holds as arrays.
 protocol ArrayPayload {}

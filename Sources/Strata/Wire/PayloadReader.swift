@@ -90,12 +90,20 @@ public struct PayloadReader {
     /// A `coder: custom` attribute's field: its bytes (base64 text) through the app's `decode`,
     /// whose error is a problem of the field.
     public mutating func customField<T>(_ name: String, decode: (Data) throws -> T) -> PatchField<T> {
-        let bytes: PatchField<Data> = field(name)
+        switch field(name, as: Data.self) {
+        case .absent: return .absent
+        case .null: return .null
+        case .set(let bytes): return customField(name, bytes: bytes, decode: decode).map(PatchField.set) ?? .absent
+        }
+    }
+
+    /// Bytes through the app's `decode`; its error is a problem of the field (and nil).
+    private mutating func customField<T>(_ name: String, bytes: Data, decode: (Data) throws -> T) -> T? {
         do {
-            return try bytes.map(decode)
+            return try decode(bytes)
         } catch {
             problems.append(PayloadError.Problem(field: join(name), reason: "could not be decoded: \(error)"))
-            return .absent
+            return nil
         }
     }
 
@@ -105,6 +113,17 @@ public struct PayloadReader {
         let value = customField(name, decode: decode)
         if case .null = value { problems.append(PayloadError.Problem(field: join(name), reason: "cannot be null")) }
         return value
+    }
+
+    /// A `coder: custom` attribute's field that the body must give (see ``required(_:as:)``).
+    public mutating func requiredCustom<T>(_ name: String, decode: (Data) throws -> T) -> T? {
+        let bytes: Data? = required(name)
+        return bytes.flatMap { bytes in customField(name, bytes: bytes, decode: decode) }
+    }
+
+    /// A `coder: custom` attribute's field that may be left out or null (nil either way).
+    public mutating func optionalCustom<T>(_ name: String, decode: (Data) throws -> T) -> T? {
+        customField(name, decode: decode).givenValue
     }
 
     /// Throws every problem found, in the order found; returns when there was none.

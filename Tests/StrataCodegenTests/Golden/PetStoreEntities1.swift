@@ -340,7 +340,7 @@ extension PetStoreV3 {
 extension Person {
     /// The stored values of a `Person` object, as a value that crosses threads and actors.
     public struct Snapshot: EntitySnapshot, Codable {
-        /// The object's ID.
+        /// The object's ID; in JSON, its row id.
         public var objectID: ObjectID<Person>
         /// The customer number the shop's back office gives out.
         ///
@@ -362,28 +362,47 @@ extension Person {
         public var website: URL?
         /// `settings`.
         public var settings: PersonSettings?
+        /// The person's dogs; deleting the person deletes them.
+        ///
+        /// `pets`: each related `Dog`'s row id, by row id;
+        /// nil unless the snapshot was made `includingToMany`.
+        public var pets: [Int64]?
+        /// `friends`: each related `Person`'s `personID`, in order;
+        /// nil unless the snapshot was made `includingToMany`.
+        public var friends: [Int64]?
     }
 }
 
 extension Person.Snapshot {
-    /// The current values of an object.
+    /// The current values of an object, its to-many relationships left out.
     public init(_ object: Person) {
-        self.init(objectID: object.objectID(as: Person.self), personID: object.personID, name: object.name, displayName: object.displayName, createdAt: object.createdAt, token: object.token, balance: object.balance, isActive: object.isActive, website: object.website, settings: object.settings)
+        self.init(object, includingToMany: false)
     }
 
-    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    /// The current values of an object; `includingToMany` also gives the members of its to-many
+    /// relationships.
+    public init(_ object: Person, includingToMany: Bool) {
+        self.init(objectID: object.objectID(as: Person.self), personID: object.personID, name: object.name, displayName: object.displayName, createdAt: object.createdAt, token: object.token, balance: object.balance, isActive: object.isActive, website: object.website, settings: object.settings, pets: SnapshotRelations.rowIDs(of: object.pets, if: includingToMany), friends: SnapshotRelations.orderedUniqueIDs(of: object.friends, if: includingToMany, { $0.personID }))
+    }
+
+    /// Decodes a snapshot: a key per property; an optional one may be missing or null. Every
+    /// missing, null, unknown or wrong field is named in one `PayloadError`.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SnapshotKey.self)
-        objectID = try container.decodeValue("objectID")
-        personID = try container.decodeValue("personID")
-        name = try container.decodeValue("name")
-        displayName = try container.decodeValue("displayName")
-        createdAt = try container.decodeValue("createdAt")
-        token = try container.decodeValue("token")
-        balance = try container.decodeValue("balance")
-        isActive = try container.decodeValue("isActive")
-        website = try container.decodeOptionalValue("website")
-        settings = try container.decodeOptionalValue("settings")
+        var reader = try PayloadReader(decoder, entity: "Person", fields: ["objectID", "personID", "name", "displayName", "createdAt", "token", "balance", "isActive", "website", "settings", "pets", "friends"])
+        let given_objectID: ObjectID<Person>? = reader.required("objectID")
+        let given_personID: Int64? = reader.required("personID")
+        let given_name: String? = reader.required("name")
+        let given_displayName: String? = reader.required("displayName")
+        let given_createdAt: Date? = reader.required("createdAt")
+        let given_token: UUID? = reader.required("token")
+        let given_balance: Decimal? = reader.required("balance")
+        let given_isActive: Bool? = reader.required("isActive")
+        let given_website: URL? = reader.optional("website")
+        let given_settings: PersonSettings? = reader.optional("settings")
+        let given_pets: [Int64]? = reader.optional("pets")
+        let given_friends: [Int64]? = reader.optional("friends")
+        try reader.finish()
+        self.init(objectID: given_objectID!, personID: given_personID!, name: given_name!, displayName: given_displayName!, createdAt: given_createdAt!, token: given_token!, balance: given_balance!, isActive: given_isActive!, website: given_website, settings: given_settings, pets: given_pets, friends: given_friends)
     }
 
     /// Encodes a snapshot: a key per property; a nil optional is left out.
@@ -399,5 +418,7 @@ extension Person.Snapshot {
         try container.encodeValue(isActive, "isActive")
         try container.encodeOptionalValue(website, "website")
         try container.encodeOptionalValue(settings, "settings")
+        try container.encodeOptionalValue(pets, "pets")
+        try container.encodeOptionalValue(friends, "friends")
     }
 }

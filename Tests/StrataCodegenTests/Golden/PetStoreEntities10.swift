@@ -231,7 +231,7 @@ extension PetStoreV3 {
 extension Dog {
     /// The stored values of a `Dog` object, as a value that crosses threads and actors.
     public struct Snapshot: EntitySnapshot, Codable {
-        /// The object's ID.
+        /// The object's ID; in JSON, its row id.
         public var objectID: ObjectID<Dog>
         /// `species`.
         public var species: String
@@ -243,24 +243,39 @@ extension Dog {
         public var years: Int
         /// `legs`.
         public var legs: Int16
+        /// `master`: the related `Person`'s `personID`, nil when there is none.
+        public var master: Int64?
+        /// `vet`: the related `Vet`'s row id, nil when there is none.
+        public var vet: Int64?
     }
 }
 
 extension Dog.Snapshot {
-    /// The current values of an object.
+    /// The current values of an object, its to-many relationships left out.
     public init(_ object: Dog) {
-        self.init(objectID: object.objectID(as: Dog.self), species: object.species, nickname: object.nickname, weight: object.weight, years: object.years, legs: object.legs)
+        self.init(object, includingToMany: false)
     }
 
-    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    /// The current values of an object; `includingToMany` also gives the members of its to-many
+    /// relationships.
+    public init(_ object: Dog, includingToMany: Bool) {
+        self.init(objectID: object.objectID(as: Dog.self), species: object.species, nickname: object.nickname, weight: object.weight, years: object.years, legs: object.legs, master: SnapshotRelations.uniqueID(of: object.master, { $0.personID }), vet: SnapshotRelations.rowID(of: object.vet))
+    }
+
+    /// Decodes a snapshot: a key per property; an optional one may be missing or null. Every
+    /// missing, null, unknown or wrong field is named in one `PayloadError`.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SnapshotKey.self)
-        objectID = try container.decodeValue("objectID")
-        species = try container.decodeValue("species")
-        nickname = try container.decodeValue("nickname")
-        weight = try container.decodeValue("weight")
-        years = try container.decodeValue("years")
-        legs = try container.decodeValue("legs")
+        var reader = try PayloadReader(decoder, entity: "Dog", fields: ["objectID", "species", "nickname", "weight", "years", "legs", "master", "vet"])
+        let given_objectID: ObjectID<Dog>? = reader.required("objectID")
+        let given_species: String? = reader.required("species")
+        let given_nickname: String? = reader.required("nickname")
+        let given_weight: Double? = reader.required("weight")
+        let given_years: Int? = reader.required("years")
+        let given_legs: Int16? = reader.required("legs")
+        let given_master: Int64? = reader.optional("master")
+        let given_vet: Int64? = reader.optional("vet")
+        try reader.finish()
+        self.init(objectID: given_objectID!, species: given_species!, nickname: given_nickname!, weight: given_weight!, years: given_years!, legs: given_legs!, master: given_master, vet: given_vet)
     }
 
     /// Encodes a snapshot: a key per property; a nil optional is left out.
@@ -272,5 +287,7 @@ extension Dog.Snapshot {
         try container.encodeValue(weight, "weight")
         try container.encodeValue(years, "years")
         try container.encodeValue(legs, "legs")
+        try container.encodeOptionalValue(master, "master")
+        try container.encodeOptionalValue(vet, "vet")
     }
 }

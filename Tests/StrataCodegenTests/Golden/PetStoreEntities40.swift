@@ -197,7 +197,7 @@ extension PetStoreV3 {
 extension Thumbnail {
     /// The stored values of a `Thumbnail` object, as a value that crosses threads and actors.
     public struct Snapshot: EntitySnapshot, Codable {
-        /// The object's ID.
+        /// The object's ID; in JSON, its row id.
         public var objectID: ObjectID<Thumbnail>
         /// `url`.
         public var url: URL
@@ -213,20 +213,29 @@ extension Thumbnail {
 }
 
 extension Thumbnail.Snapshot {
-    /// The current values of an object.
+    /// The current values of an object, its to-many relationships left out.
     public init(_ object: Thumbnail) {
+        self.init(object, includingToMany: false)
+    }
+
+    /// The current values of an object; `includingToMany` also gives the members of its to-many
+    /// relationships.
+    public init(_ object: Thumbnail, includingToMany: Bool) {
         self.init(objectID: object.objectID(as: Thumbnail.self), url: object.url, bytes: object.bytes, width: object.width, height: object.height, scale: object.scale)
     }
 
-    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    /// Decodes a snapshot: a key per property; an optional one may be missing or null. Every
+    /// missing, null, unknown or wrong field is named in one `PayloadError`.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SnapshotKey.self)
-        objectID = try container.decodeValue("objectID")
-        url = try container.decodeValue("url")
-        bytes = try container.decodeValue("bytes")
-        width = try container.decodeValue("width")
-        height = try container.decodeValue("height")
-        scale = try container.decodeValue("scale")
+        var reader = try PayloadReader(decoder, entity: "Thumbnail", fields: ["objectID", "url", "bytes", "width", "height", "scale"])
+        let given_objectID: ObjectID<Thumbnail>? = reader.required("objectID")
+        let given_url: URL? = reader.required("url")
+        let given_bytes: Data? = reader.required("bytes")
+        let given_width: Int32? = reader.required("width")
+        let given_height: Int32? = reader.required("height")
+        let given_scale: Float? = reader.required("scale")
+        try reader.finish()
+        self.init(objectID: given_objectID!, url: given_url!, bytes: given_bytes!, width: given_width!, height: given_height!, scale: given_scale!)
     }
 
     /// Encodes a snapshot: a key per property; a nil optional is left out.

@@ -131,24 +131,37 @@ extension PetStoreV3 {
 extension Vet {
     /// The stored values of a `Vet` object, as a value that crosses threads and actors.
     public struct Snapshot: EntitySnapshot, Codable {
-        /// The object's ID.
+        /// The object's ID; in JSON, its row id.
         public var objectID: ObjectID<Vet>
         /// `name`.
         public var name: String
+        /// `patients`: each related `Dog`'s row id, by row id;
+        /// nil unless the snapshot was made `includingToMany`.
+        public var patients: [Int64]?
     }
 }
 
 extension Vet.Snapshot {
-    /// The current values of an object.
+    /// The current values of an object, its to-many relationships left out.
     public init(_ object: Vet) {
-        self.init(objectID: object.objectID(as: Vet.self), name: object.name)
+        self.init(object, includingToMany: false)
     }
 
-    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    /// The current values of an object; `includingToMany` also gives the members of its to-many
+    /// relationships.
+    public init(_ object: Vet, includingToMany: Bool) {
+        self.init(objectID: object.objectID(as: Vet.self), name: object.name, patients: SnapshotRelations.rowIDs(of: object.patients, if: includingToMany))
+    }
+
+    /// Decodes a snapshot: a key per property; an optional one may be missing or null. Every
+    /// missing, null, unknown or wrong field is named in one `PayloadError`.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SnapshotKey.self)
-        objectID = try container.decodeValue("objectID")
-        name = try container.decodeValue("name")
+        var reader = try PayloadReader(decoder, entity: "Vet", fields: ["objectID", "name", "patients"])
+        let given_objectID: ObjectID<Vet>? = reader.required("objectID")
+        let given_name: String? = reader.required("name")
+        let given_patients: [Int64]? = reader.optional("patients")
+        try reader.finish()
+        self.init(objectID: given_objectID!, name: given_name!, patients: given_patients)
     }
 
     /// Encodes a snapshot: a key per property; a nil optional is left out.
@@ -156,5 +169,6 @@ extension Vet.Snapshot {
         var container = encoder.container(keyedBy: SnapshotKey.self)
         try container.encodeValue(objectID, "objectID")
         try container.encodeValue(name, "name")
+        try container.encodeOptionalValue(patients, "patients")
     }
 }

@@ -116,7 +116,7 @@ extension PetStoreV3 {
 extension Animal {
     /// The stored values of a `Animal` object, as a value that crosses threads and actors.
     public struct Snapshot: EntitySnapshot, Codable {
-        /// The object's ID.
+        /// The object's ID; in JSON, its row id.
         public var objectID: ObjectID<Animal>
         /// `species`.
         public var species: String
@@ -124,16 +124,25 @@ extension Animal {
 }
 
 extension Animal.Snapshot {
-    /// The current values of an object.
+    /// The current values of an object, its to-many relationships left out.
     public init(_ object: Animal) {
+        self.init(object, includingToMany: false)
+    }
+
+    /// The current values of an object; `includingToMany` also gives the members of its to-many
+    /// relationships.
+    public init(_ object: Animal, includingToMany: Bool) {
         self.init(objectID: object.objectID(as: Animal.self), species: object.species)
     }
 
-    /// Decodes a snapshot: a key per property; an optional one may be missing.
+    /// Decodes a snapshot: a key per property; an optional one may be missing or null. Every
+    /// missing, null, unknown or wrong field is named in one `PayloadError`.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SnapshotKey.self)
-        objectID = try container.decodeValue("objectID")
-        species = try container.decodeValue("species")
+        var reader = try PayloadReader(decoder, entity: "Animal", fields: ["objectID", "species"])
+        let given_objectID: ObjectID<Animal>? = reader.required("objectID")
+        let given_species: String? = reader.required("species")
+        try reader.finish()
+        self.init(objectID: given_objectID!, species: given_species!)
     }
 
     /// Encodes a snapshot: a key per property; a nil optional is left out.
