@@ -63,6 +63,31 @@ import Strata
         {{ entity.binds|lines:8 }}
         {% endif %}
     }
+    {% if entity.customCoders %}
+
+    {{ access }}override class func decodeCustomValue(of attribute: String, from data: Data) throws -> Any? {
+        switch attribute {
+        {% for coder in entity.customCoders %}
+        case {{ coder.nameLiteral }}: return try decode({{ coder.label }}: data)
+        {% endfor %}
+        default: return try super.decodeCustomValue(of: attribute, from: data)
+        }
+    }
+    {% endif %}
+    {% if entity.requiredCodables %}
+
+    {{ access }}override func assignCodableValue(_ value: Any, to attribute: String) -> Bool {
+        switch attribute {
+        {% for attribute in entity.requiredCodables %}
+        case {{ attribute.nameLiteral }}:
+            guard let value = value as? {{ attribute.type }} else { return false }
+            self.{{ attribute.name }} = value
+        {% endfor %}
+        default: return super.assignCodableValue(value, to: attribute)
+        }
+        return true
+    }
+    {% endif %}
     {% if entity.toOnes %}
 
     {{ access }}override func foreignKey(_ ordinal: Int) -> Int64? {

@@ -105,6 +105,10 @@ struct EntityContext {
                           "nameLiteral": SwiftSyntax.stringLiteral(attribute.name),
                           "type": attribute.swiftType ?? "Never"])
         }
+        let requiredCodables: [TemplateNode] = stored.filter { $0.type == .codable && !$0.isOptional }.map { attribute in
+            TemplateNode(["name": SwiftSyntax.identifier(attribute.name), "nameLiteral": SwiftSyntax.stringLiteral(attribute.name),
+                          "type": attribute.swiftType ?? "Never"])
+        }
         let fields = lineage.flatMap { owner in owner.attributes.filter(\.isStored).map { (owner: owner, attribute: $0) } }
         let snapshotFields = fields.map { SnapshotFieldCode(attribute: $0.attribute, owner: $0.owner) }
             + lineage.flatMap(\.relationships).map { SnapshotFieldCode(relationship: $0, in: version) }
@@ -126,7 +130,7 @@ struct EntityContext {
             "hasStoredValues": !storedValues.members.isEmpty, "storedValueMembers": storedValues.members,
             "storedValueInitials": storedValues.initials,
             "hasProperties": !(attributes.isEmpty && toOnes.isEmpty && toManys.isEmpty && transients.isEmpty),
-            "initialValues": initialValues, "virtuals": virtuals, "customCoders": customCoders, "transients": transients, "snapshotFields": snapshotFields.map(\.node), "keyPathChunks": Self.chunks(keyPathEntries(), size: 32),
+            "initialValues": initialValues, "virtuals": virtuals, "customCoders": customCoders, "requiredCodables": requiredCodables, "transients": transients, "snapshotFields": snapshotFields.map(\.node), "keyPathChunks": Self.chunks(keyPathEntries(), size: 32),
             "attributesThroughOptional": Self.chunks(parts.attributes, size: 32), "toOneParts": parts.toOnes,
             "snapshotArguments": (["objectID: object.objectID(as: \(name).self)"]
                                   + snapshotFields.map { SwiftSyntax.argumentLabel($0.plainName) + ": " + $0.value }).joined(separator: ", "),

@@ -23,7 +23,6 @@ public struct AnyObjectID: Hashable, Sendable, CustomStringConvertible {
         ObjectID(key: key, entityName: entityName)
     }
 
-    /// `Person#3`.
     /// Whether both IDs name the same entity and row id, as ``ObjectID`` compares.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.key.rowID == rhs.key.rowID && lhs.entityName == rhs.entityName
@@ -35,5 +34,6 @@ public struct AnyObjectID: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(entityName)
     }
 
+    /// `Person#3`.
     public var description: String { "\(entityName)#\(key.rowID)" }
 }

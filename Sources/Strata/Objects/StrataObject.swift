@@ -1,3 +1,4 @@
+import Foundation
 import Observation
 
 /// The base class of every generated entity class.
@@ -157,6 +158,16 @@ open class StrataObject: Hashable, CustomDebugStringConvertible {
     /// Binds the stored columns of this class's lineage, ancestors first, in the order
     /// ``readColumns(_:)`` reads them; generated.
     open func bindColumns(to binder: inout ColumnBinder) {}
+
+    /// The value of a `coder: custom` attribute of this class's lineage from its stored bytes,
+    /// through the app's `decode` function; nil for an attribute that is not custom-coded.
+    /// Generated for classes that have such attributes; ``Patch`` reads them with it.
+    open class func decodeCustomValue(of attribute: String, from data: Data) throws -> Any? { nil }
+
+    /// Sets a `Codable` attribute that cannot be nil (of this class's lineage) to `value`, which
+    /// must be of its type; false for any other attribute. Generated for classes that have such
+    /// attributes: ``Patch`` sets them with it, as a key path would read them first.
+    open func assignCodableValue(_ value: Any, to attribute: String) -> Bool { false }
 
     /// Gives a new object its per-insert initial values (`initial: now | uuid`); generated.
     open func setInitialValues() {}

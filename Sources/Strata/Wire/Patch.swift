@@ -1,0 +1,190 @@
+import Foundation
+
+/// A create or update body for objects of `Entity`: each of its attributes either left out, set
+/// to null, or given a value, decoded from JSON with the same checks and messages as a snapshot
+/// (one ``PayloadError`` naming every bad, unknown or null-but-required field).
+///
+/// ```swift
+/// let patch = try JSONDecoder().decode(Patch<Dog>.self, from: body)
+/// if case .set(let name) = patch.nickname { print("renaming to", name) }
+/// try await stack.perform { transaction in
+///     let dog = try patch.create(in: transaction)        // every required attribute given
+///     // or: try patch.apply(to: transaction.edit(dog)!)   // only the fields given
+/// }
+/// ```
+///
+/// A patch carries attributes (relationships are the route's to set). Its fields are named as
+/// the model names the attributes; `coder: custom` attributes take their stored bytes as base64
+/// text, as snapshots give them.
+@dynamicMemberLookup
+public struct Patch<Entity: StrataObject>: Decodable, Sendable {
+    /// The fields given, by attribute name: `.null`, or `.set` with a value of the attribute's
+    /// type. An attribute left out has no entry.
+    private var given: [String: GivenField]
+
+    /// An empty patch: every attribute left out.
+    public init() {
+        given = [:]
+    }
+
+    /// Decodes a body: a JSON object whose fields are the entity's attributes. Throws one
+    /// ``PayloadError`` naming every field that is unknown, of the wrong kind, or null where
+    /// the attribute cannot be nil.
+    public init(from decoder: any Decoder) throws {
+        let attributes = PatchAttributes.of(Entity.self)
+        var reader = try PayloadReader(decoder, entity: Entity.entityName, fields: attributes.names)
+        var given: [String: GivenField] = [:]
+        for attribute in attributes.attributes {
+            if let field = Self.read(attribute, from: &reader) { given[attribute.name] = field }
+        }
+        try reader.finish()
+        self.given = given
+    }
+
+    /// Whether the body gave no field.
+    public var isEmpty: Bool { given.isEmpty }
+
+    /// The names of the attributes the body gave (as null or with a value), in the class's order.
+    public var givenNames: [String] {
+        PatchAttributes.of(Entity.self).names.filter { given[$0] != nil }
+    }
+
+    /// An attribute's field: `patch.nickname` is `.absent`, `.null` or `.set("Rex")`. Set it to
+    /// build a patch in code. A key path that is not an attribute's reads as absent and cannot
+    /// be set.
+    public subscript<Value>(dynamicMember keyPath: ReferenceWritableKeyPath<Entity, Value>) -> PatchField<Value> {
+        get {
+            guard let name = PatchAttributes.of(Entity.self).attribute(for: keyPath, of: Entity.self)?.name else { return .absent }
+            switch given[name] {
+            case nil: return .absent
+            case .null?: return .null
+            case .set(let value)?: return (value.value as? Value).map(PatchField.set) ?? .absent
+            }
+        }
+        set {
+            guard let attribute = PatchAttributes.of(Entity.self).attribute(for: keyPath, of: Entity.self) else {
+                misuse("Strata: \(keyPath) is not an attribute of \(Entity.entityName), so a Patch cannot carry it")
+            }
+            switch newValue {
+            case .absent: given[attribute.name] = nil
+            case .null: given[attribute.name] = .null
+            case .set(let value): given[attribute.name] = .set(AttributeValue(value))
+            }
+        }
+    }
+
+    /// Sets each attribute the patch gives on `object` (null clears an optional one); the others
+    /// stay as they are. Like any change, it must run inside a transaction, on the
+    /// transaction's own object (`transaction.edit(object)`).
+    public func apply(to object: Entity) {
+        for attribute in PatchAttributes.of(Entity.self).attributes {
+            switch given[attribute.name] {
+            case nil: continue
+            case .null?: Self.assign(nil, to: attribute, of: object)
+            case .set(let value)?: Self.assign(value.value, to: attribute, of: object)
+            }
+        }
+    }
+
+    /// A new object of `Entity` in `transaction` with the patch's values (the model's defaults
+    /// and initial values for the rest). Every attribute that is not optional and has no
+    /// default must be given: the missing ones are named in one ``PayloadError``, and nothing
+    /// is created.
+    public func create(in transaction: BaseDataTransaction) throws -> Entity {
+        let missing = requiredNames(in: transaction).filter { given[$0] == nil }
+        if !missing.isEmpty {
+            throw PayloadError(problems: missing.map { PayloadError.Problem(field: $0, reason: "is missing") })
+        }
+        let object = transaction.create(Into<Entity>())
+        apply(to: object)
+        return object
+    }
+
+    /// The attributes a new object needs a value for, as the storage's layout records them.
+    private func requiredNames(in transaction: BaseDataTransaction) -> [String] {
+        guard let layout = transaction.context.core.layout.entity(Entity.entityName) else { return [] }
+        return layout.requiredOrdinals.compactMap { layout.columns[$0].attribute?.name }
+    }
+
+    /// A field of the body, read as the attribute's type; nil when absent (or bad, which the
+    /// reader records).
+    private static func read(_ attribute: PatchAttributes.Attribute, from reader: inout PayloadReader) -> GivenField? {
+        let field: PatchField<Any>
+        if attribute.isCustomCoded {
+            let decode = { (data: Data) throws -> Any in
+                guard let value = try Entity.decodeCustomValue(of: attribute.name, from: data) else {
+                    throw PatchAttributeError.notCustomCoded
+                }
+                return value
+            }
+            field = attribute.isOptional ? reader.customField(attribute.name, decode: decode)
+                : reader.customNotNull(attribute.name, decode: decode)
+        } else if let type = attribute.valueType as? any Decodable.Type {
+            field = readDecodable(type, attribute, from: &reader)
+        } else {
+            field = .absent
+        }
+        switch field {
+        case .absent: return nil
+        case .null: return .null
+        case .set(let value): return .set(AttributeValue(value))
+        }
+    }
+
+    /// A field of a `Decodable` attribute type, as `Any`.
+    private static func readDecodable<Value: Decodable>(_ type: Value.Type, _ attribute: PatchAttributes.Attribute,
+                                                        from reader: inout PayloadReader) -> PatchField<Any> {
+        let field = attribute.isOptional ? reader.field(attribute.name, as: Value.self) : reader.notNull(attribute.name, as: Value.self)
+        return field.map { $0 as Any }
+    }
+
+    /// Sets `value` (nil for null) through the attribute's key path, opened at its type.
+    private static func assign(_ value: Any?, to attribute: PatchAttributes.Attribute, of object: Entity) {
+        // A key path writes a computed property by reading it first, which a Codable attribute
+        // without a value refuses: those the class sets itself.
+        if let value, object.assignCodableValue(value, to: attribute.name) { return }
+        // The key path's root is the class that declares the attribute: this one or an ancestor.
+        func opening<Root>(_ root: Root.Type) {
+            guard let object = object as? Root else { return }
+            func set<Value>(_ type: Value.Type) {
+                guard let keyPath = attribute.keyPath as? ReferenceWritableKeyPath<Root, Value> else { return }
+                if let value {
+                    // A value of `T` casts to `T?` as well.
+                    if let typed = value as? Value { object[keyPath: keyPath] = typed }
+                } else if let optional = type as? any OptionalPayload.Type, let none = optional.nilValue as? Value {
+                    object[keyPath: keyPath] = none
+                }
+            }
+            set(attribute.valueType)
+        }
+        let rootType: Any.Type = Swift.type(of: attribute.keyPath).rootType
+        opening(rootType)
+    }
+
+    /// One field given: null, or a value.
+    private enum GivenField: Sendable {
+        case null
+        case set(AttributeValue)
+    }
+}
+
+/// A value of an attribute's type, held as `Any`.
+///
+/// Sendable by hand: a patch holds only values decoded as, or assigned from, the types of the
+/// entity's attributes, and every attribute type is `Sendable` (the generated `Snapshot`, a
+/// `Sendable` struct, holds each of them and would not compile otherwise).
+struct AttributeValue: @unchecked Sendable {
+    let value: Any
+
+    init(_ value: Any) {
+        self.value = value
+    }
+}
+
+/// Why a custom-coded field did not decode when the class names no function for it (a class
+/// the generator did not make).
+enum PatchAttributeError: Error, CustomStringConvertible {
+    case notCustomCoded
+
+    var description: String { "the entity class has no decode function for it" }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+
+/// `Patch<Entity>`: create and update bodies, absent apart from null, applied in a transaction,
+/// with every problem named at once.
+@Suite("Patches")
+@MainActor
+struct PatchTests {
+    private func patch<Entity>(_ json: String, as type: Entity.Type = Entity.self) throws -> Patch<Entity> {
+        try JSONDecoder().decode(Patch<Entity>.self, from: Data(json.utf8))
+    }
+
+    private func shop() throws -> DataStack {
+        let stack = DataStack(Shop.schemaHistory)
+        try stack.addStorageAndWait(freshStore())
+        return stack
+    }
+
+    @Test func aRouteReadsABodyAndAnswersASnapshot() async throws {
+        let stack = try shop()
+        // snippet: wire
+        // A create route: the body is a Patch, the answer a snapshot.
+        func createOrder(body: Data, in stack: DataStack) async throws -> Data {
+            let patch = try JSONDecoder().decode(Patch<Order>.self, from: body)  // one PayloadError names every bad field
+            let created = try await stack.perform { transaction in
+                Order.Snapshot(try patch.create(in: transaction))               // a missing required attribute is named
+            }
+            return try JSONEncoder().encode(created)                            // {"objectID":1,"number":7,...}
+        }
+        // end snippet
+        let answer = try await createOrder(body: Data(#"{"number": 7}"#.utf8), in: stack)
+        let fields = try #require(try JSONSerialization.jsonObject(with: answer) as? [String: Any])
+        #expect(fields["number"] as? Int == 7)
+        #expect((fields["objectID"] as? Int).map { $0 > 0 } == true, "the row id")
+        await #expect(throws: PayloadError(problems: [.init(field: "number", reason: "must be a whole number from -9223372036854775808 to 9223372036854775807, found text")])) {
+            try await createOrder(body: Data(#"{"number": "seven"}"#.utf8), in: stack)
+        }
+    }
+
+    @Test func absentNullAndSetStayApart() throws {
+        let patch = try patch(#"{"note": null, "total": 12.5}"#, as: Order.self)
+        #expect(patch.note == .null)
+        #expect(patch.total == .set(12.5))
+        #expect(patch.number == .absent)
+        #expect(patch.givenNames == ["total", "note"])
+        #expect(try self.patch("{}", as: Order.self).isEmpty)
+    }
+
+    @Test func createNeedsEveryRequiredAttributeAndNamesTheMissingOnes() async throws {
+        let stack = try shop()
+        let refused = try patch(#"{"total": 3}"#, as: Order.self)
+        await #expect(throws: PayloadError(problems: [.init(field: "number", reason: "is missing")])) {
+            try await stack.perform { transaction in _ = try refused.create(in: transaction) }
+        }
+        #expect(try stack.fetchCount(From<Order>()) == 0)
+        let customer = try patch(#"{"vip": true}"#, as: Customer.self)
+        await #expect(throws: PayloadError(problems: [.init(field: "name", reason: "is missing"), .init(field: "email", reason: "is missing")])) {
+            try await stack.perform { transaction in _ = try customer.create(in: transaction) }
+        }
+        let accepted = try patch(#"{"number": 7, "note": "by phone"}"#, as: Order.self)
+        let created = try await stack.perform { transaction in Order.Snapshot(try accepted.create(in: transaction)) }
+        #expect(created.number == 7)
+        #expect(created.note == "by phone")
+        #expect(created.total == 0, "the model's default")
+    }
+
+    @Test func applyChangesOnlyTheGivenFieldsAndNullClears() async throws {
+        let stack = try shop()
+        let id = try await stack.perform { transaction in
+            let order = transaction.create(Into<Order>())
+            order.number = 1
+            order.total = 5
+            order.note = "first"
+            return order.objectID
+        }
+        let patch = try patch(#"{"note": null, "total": 9.25}"#, as: Order.self)
+        let after = try await stack.perform { transaction in
+            let order = try #require(transaction.fetchExisting(id))
+            patch.apply(to: order)
+            return Order.Snapshot(order)
+        }
+        #expect(after.number == 1)
+        #expect(after.total == 9.25)
+        #expect(after.note == nil)
+    }
+
+    @Test func aPatchBuiltInCodeAppliesAsADecodedOne() async throws {
+        let stack = try shop()
+        var patch = Patch<Order>()
+        patch.number = .set(3)
+        patch.note = .set("built")
+        patch.total = .set(1)
+        patch.total = .absent
+        #expect(patch.givenNames == ["number", "note"])
+        let built = patch
+        let made = try await stack.perform { transaction in Order.Snapshot(try built.create(in: transaction)) }
+        #expect(made.number == 3 && made.note == "built" && made.total == 0)
+    }
+
+    @Test func everyBadFieldIsNamedInOneError() throws {
+        let body = #"{"number": null, "total": "much", "note": 4, "placedAt": null, "colour": 1, "customer": "ann@example.com"}"#
+        #expect(throws: PayloadError(problems: [
+            .init(field: "colour", reason: "is not a field of Order (its fields are number, placedAt, total, token, note)"),
+            .init(field: "customer", reason: "is not a field of Order (its fields are number, placedAt, total, token, note)"),
+            .init(field: "number", reason: "cannot be null"),
+            .init(field: "placedAt", reason: "cannot be null"),
+            .init(field: "total", reason: "must be a number, found text"),
+            .init(field: "note", reason: "must be text, found a whole number"),
+        ])) {
+            try patch(body, as: Order.self)
+        }
+        #expect(throws: PayloadError(problems: [.init(field: "", reason: "must be a JSON object, found text")])) {
+            try patch(#""order""#, as: Order.self)
+        }
+        #expect(throws: PayloadError(problems: [.init(field: "stock", reason: "must be a whole number from -2147483648 to 2147483647, found 4294967296")])) {
+            try patch(#"{"stock": 4294967296}"#, as: Product.self)
+        }
+    }
+
+    @Test func customCodedAttributesTakeTheirBytes() async throws {
+        let stack = DataStack(Clinic.schemaHistory)
+        try stack.addStorageAndWait(freshStore())
+        // "QUIt" is base64 of "AB-", the app's stored form of AB negative.
+        // "Aw==" is the one byte 3: Triage.immediate, of the parent entity Record.
+        let patch = try patch(#"{"name": "Cy", "bloodType": "QUIt", "allergies": null, "class": "Aw=="}"#, as: Patient.self)
+        #expect(patch.class == .set(.immediate))
+        let made = try await stack.perform { transaction in Patient.Snapshot(try patch.create(in: transaction)) }
+        #expect(made.bloodType == BloodType(group: "AB", positive: false))
+        #expect(made.allergies == nil)
+        #expect(made.class == .immediate)
+        let error = #expect(throws: PayloadError.self) {
+            try self.patch(#"{"bloodType": "WFg="}"#, as: Patient.self)
+        }
+        #expect(error?.description == "the field 'bloodType' could not be decoded: 'XX' is not a blood type")
+    }
+
+    /// Random values of every attribute type, sent as a create body made from a snapshot's JSON:
+    /// the object created holds them exactly, on the backend under test.
+    @Test func everyAttributeTypeArrivesExactly() async throws {
+        let stack = DataStack(Exact.schemaHistory)
+        try stack.addStorageAndWait(freshStore())
+        let written = WireSnapshotTests.wireSafeValues()
+        try await stack.perform { transaction in
+            for values in written { values.apply(to: transaction.create(Into<Sample>())) }
+        }
+        let snapshots = try stack.fetchAll(From<Sample>().orderBy(.ascending(\.key))).map(Sample.Snapshot.init)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        // The snapshot's own text, but for its ID (JSONSerialization would round its numbers).
+        let bodies = try snapshots.map { snapshot -> Data in
+            let text = String(decoding: try encoder.encode(snapshot), as: UTF8.self)
+            return Data(text.replacingOccurrences(of: #""objectID":\d+,"#, with: "", options: .regularExpression).utf8)
+        }
+        let patches = try bodies.map { try decoder.decode(Patch<Sample>.self, from: $0) }
+        let copyStack = DataStack(Exact.schemaHistory)
+        try copyStack.addStorageAndWait(freshStore())
+        try await copyStack.perform { transaction in
+            for patch in patches { _ = try patch.create(in: transaction) }
+        }
+        let copies = try copyStack.fetchAll(From<Sample>().orderBy(.ascending(\.key))).map(Sample.Snapshot.init)
+        #expect(copies.count == snapshots.count)
+        for (copy, original) in zip(copies, snapshots) {
+            var copy = copy
+            copy.objectID = original.objectID
+            #expect(try encoder.encode(copy) == encoder.encode(original), "sample \(original.key)")
+        }
+    }
+}
