@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(
             name: "StrataCodegenTests",
             dependencies: ["StrataCodegen", "StrataSchema", "StrataTestSupport"],
-            exclude: ["Golden"]
+            exclude: ["Golden", "OpenAPIReference"]
         ),
         .testTarget(
             name: "StrataCLITests",

@@ -37,6 +37,9 @@ enum GeneratedFileNames {
     /// The migration scaffolding.
     static func migrations(_ prefix: String) -> String { prefix + "Migrations.swift" }
 
+    /// The OpenAPI document of the current version's components, as a string constant.
+    static func openAPI(_ prefix: String) -> String { prefix + "OpenAPI.swift" }
+
     /// The generated migration tests (`strata generate --migration-tests`; the build plugin on a
     /// test target).
     static func migrationTests(_ prefix: String) -> String { prefix + "MigrationTests.swift" }
@@ -44,6 +47,6 @@ enum GeneratedFileNames {
     /// Every file, in the order the generator lists them.
     static func all(prefix: String) -> [String] {
         (1...shardCount).map { entities(prefix, shard: $0) }
-            + [schemaHistory(prefix), schemaVersions(prefix), importers(prefix), migrations(prefix)]
+            + [schemaHistory(prefix), schemaVersions(prefix), importers(prefix), migrations(prefix), openAPI(prefix)]
     }
 }

@@ -45,7 +45,7 @@ public struct CodeGenerator {
     public static let version = "0.1.0"
 
     private let templates: [String: String]
-    private let access: AccessLevel
+    let access: AccessLevel
 
     /// A generator with the built-in templates, any of which a file of the same name in
     /// `templatesDirectory` replaces.
@@ -158,7 +158,8 @@ public struct CodeGenerator {
         }
         var parts: [String: [String]] = [:]
         for (job, text) in zip(jobs, texts) { parts[job.fileName, default: []].append(text ?? "") }
-        let files = parts.map { fileName, texts in GeneratedFile(name: fileName, contents: Self.joined(texts)) }
+        var files = parts.map { fileName, texts in GeneratedFile(name: fileName, contents: Self.joined(texts)) }
+        files.append(GeneratedFile(name: GeneratedFileNames.openAPI(name), contents: openAPIFile(model, version: current)))
         let order = Dictionary(uniqueKeysWithValues: GeneratedFileNames.all(prefix: name).enumerated().map { ($1, $0) })
         return files.sorted { order[$0.name, default: 0] < order[$1.name, default: 0] }
     }

@@ -9,7 +9,7 @@ struct StrataCommand: ParsableCommand {
         commandName: "strata",
         abstract: "Checks, seals and compares Strata models: YAML files, one per model version.",
         discussion: "strata --version prints the tool's version.",
-        subcommands: [Verify.self, Lock.self, Diff.self, Generate.self, SQL.self, Init.self, Convert.self, Graph.self, Schema.self,
+        subcommands: [Verify.self, Lock.self, Diff.self, Generate.self, SQL.self, Init.self, Convert.self, Graph.self, Schema.self, OpenAPI.self,
                       NewVersion.self]
     )
 

@@ -182,7 +182,7 @@ struct GenerateCommandTests {
         #expect(try strata("generate", dir, "--output", out).status == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         let shards = (1...64).map { "ShopEntities\($0).swift" }  // GeneratedFileNames.shardCount
-        #expect(files == (shards + ["ShopImporters.swift", "ShopMigrations.swift", "ShopSchemaHistory.swift", "ShopSchemaVersions.swift"]).sorted())
+        #expect(files == (shards + ["ShopImporters.swift", "ShopMigrations.swift", "ShopOpenAPI.swift", "ShopSchemaHistory.swift", "ShopSchemaVersions.swift"]).sorted())
         let entities = out + "/ShopSchemaHistory.swift"
         let before = try FileManager.default.attributesOfItem(atPath: entities)[.modificationDate] as? Date
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: entities)

@@ -25,7 +25,7 @@ struct FirstHourCLITests {
         let run = try strata("verfy", "x")
         #expect(run.status == 64)
         #expect(run.err == "error: unknown command 'verfy'; did you mean 'verify'?\n"
-                + "the commands: verify, lock, diff, generate, sql, init, convert, graph, schema, new-version (strata help)\n")
+                + "the commands: verify, lock, diff, generate, sql, init, convert, graph, schema, openapi, new-version (strata help)\n")
     }
 
     @Test func helpListsOneVersionOptionAndTheToolStillHasItsVersion() throws {
