@@ -78,7 +78,7 @@ struct PatchTests {
         let patch = try patch(#"{"note": null, "total": 9.25}"#, as: Order.self)
         let after = try await stack.perform { transaction in
             let order = try #require(transaction.fetchExisting(id))
-            patch.apply(to: order)
+            try patch.apply(to: order)
             return Order.Snapshot(order)
         }
         #expect(after.number == 1)
@@ -100,14 +100,14 @@ struct PatchTests {
     }
 
     @Test func everyBadFieldIsNamedInOneError() throws {
-        let body = #"{"number": null, "total": "much", "note": 4, "placedAt": null, "colour": 1, "customer": "ann@example.com"}"#
+        let body = #"{"number": null, "total": "much", "note": 4, "placedAt": null, "colour": 1, "customer": 12}"#
         #expect(throws: PayloadError(problems: [
-            .init(field: "colour", reason: "is not a field of Order (its fields are number, placedAt, total, token, note)"),
-            .init(field: "customer", reason: "is not a field of Order (its fields are number, placedAt, total, token, note)"),
+            .init(field: "colour", reason: "is not a field of Order (its fields are number, placedAt, total, token, note, customer)"),
             .init(field: "number", reason: "cannot be null"),
             .init(field: "placedAt", reason: "cannot be null"),
             .init(field: "total", reason: "must be a number, found text"),
             .init(field: "note", reason: "must be text, found a whole number"),
+            .init(field: "customer", reason: "must be text, found a whole number"),
         ])) {
             try patch(body, as: Order.self)
         }
@@ -169,5 +169,80 @@ struct PatchTests {
             copy.objectID = original.objectID
             #expect(try encoder.encode(copy) == encoder.encode(original), "sample \(original.key)")
         }
+    }
+
+    /// To-one relationships travel as the snapshot gives them: the related object's unique ID.
+    @Test func toOneRelationshipsAreGivenByUniqueID() async throws {
+        let stack = try shop()
+        try await stack.perform { transaction in
+            let ann = transaction.create(Into<Customer>())
+            ann.name = "Ann"
+            ann.email = "ann@example.com"
+        }
+        let patch = try patch(#"{"number": 5, "customer": "ann@example.com"}"#, as: Order.self)
+        #expect(patch.givenID(\.customer) == .set("ann@example.com"))
+        let order = try await stack.perform { transaction in Order.Snapshot(try patch.create(in: transaction)) }
+        #expect(order.customer == "ann@example.com")
+
+        let unknown = try self.patch(#"{"number": 6, "customer": "bob@example.com"}"#, as: Order.self)
+        await #expect(throws: UnknownReference(field: "customer", entity: "Customer", key: "email", id: "bob@example.com")) {
+            try await stack.perform { transaction in _ = try unknown.create(in: transaction) }
+        }
+        #expect(UnknownReference(field: "customer", entity: "Customer", key: "email", id: "bob@example.com").description
+                == "the field 'customer' names no Customer with the email bob@example.com")
+        #expect(try stack.fetchCount(From<Order>()) == 1, "nothing created")
+
+        let cleared = try self.patch(#"{"customer": null, "note": "walk-in"}"#, as: Order.self)
+        #expect(cleared.givenID(\.customer) == .null)
+        let after = try await stack.perform { transaction in
+            let order = try #require(try transaction.fetchOne(From<Order>()))
+            try cleared.apply(to: order)
+            return Order.Snapshot(order)
+        }
+        #expect(after.customer == nil && after.note == "walk-in")
+    }
+
+    /// A destination without a unique ID is named by its row id; an unknown one changes nothing.
+    @Test func toOneRelationshipsAreGivenByRowIDOtherwise() async throws {
+        let stack = DataStack(Garden.schemaHistory)
+        try stack.addStorageAndWait(freshStore())
+        let (plotID, plantID) = try await stack.perform { transaction in
+            let plot = transaction.create(Into<Plot>())
+            let plant = transaction.create(Into<Plant>())
+            plant.species = "fern"
+            return (plot.objectID(as: Plot.self).rowID, plant.objectID(as: Plant.self))
+        }
+        let patch = try patch(#"{"plot": \#(plotID)}"#, as: Plant.self)
+        let plot = try await stack.perform { transaction in
+            let plant = try #require(transaction.fetchExisting(plantID))
+            try patch.apply(to: plant)
+            return plant.plot?.objectID(as: Plot.self).rowID
+        }
+        #expect(plot == plotID)
+        let unknown = try self.patch(#"{"plot": 999999, "species": "moss"}"#, as: Plant.self)
+        await #expect(throws: UnknownReference(field: "plot", entity: "Plot", key: "row id", id: "999999")) {
+            try await stack.perform { transaction in try unknown.apply(to: try #require(transaction.fetchExisting(plantID))) }
+        }
+        #expect(try stack.fetchOne(From<Plant>())?.species == "fern", "nothing changed")
+    }
+
+    /// A snapshot's JSON, without its ID, is a patch of the same values.
+    @Test func aSnapshotsJSONIsAPatch() async throws {
+        let stack = try shop()
+        let snapshot = try await stack.perform { transaction in
+            let ann = transaction.create(Into<Customer>())
+            ann.name = "Ann"
+            ann.email = "ann@example.com"
+            let order = transaction.create(Into<Order>())
+            order.number = 9
+            order.note = "gift"
+            order.customer = ann
+            return Order.Snapshot(order)
+        }
+        let text = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
+            .replacingOccurrences(of: #""objectID":\d+,?"#, with: "", options: .regularExpression)
+        let patch = try JSONDecoder().decode(Patch<Order>.self, from: Data(text.utf8))
+        #expect(patch.givenNames == ["number", "placedAt", "total", "token", "note", "customer"])
+        #expect(patch.note == .set("gift"))
     }
 }

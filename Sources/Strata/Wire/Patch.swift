@@ -13,13 +13,16 @@ import Foundation
 /// }
 /// ```
 ///
-/// A patch carries attributes (relationships are the route's to set). Its fields are named as
-/// the model names the attributes; `coder: custom` attributes take their stored bytes as base64
-/// text, as snapshots give them.
+/// A patch carries the entity's attributes and to-one relationships, named as the model names
+/// them and written as snapshots write them: a `coder: custom` attribute as base64 of its stored
+/// bytes, a to-one relationship as the related object's unique ID (its row id when its entity
+/// has none), so a snapshot's JSON without its `objectID` is a patch of the same values. An ID
+/// that names no object throws ``UnknownReference`` when the patch is applied. To-many
+/// relationships are the route's to set.
 @dynamicMemberLookup
 public struct Patch<Entity: StrataObject>: Decodable, Sendable {
-    /// The fields given, by attribute name: `.null`, or `.set` with a value of the attribute's
-    /// type. An attribute left out has no entry.
+    /// The fields given, by name: `.null`, or `.set` with a value of the attribute's type (for a
+    /// relationship, the ID given). A field left out has no entry.
     private var given: [String: GivenField]
 
     /// An empty patch: every attribute left out.
@@ -73,31 +76,67 @@ public struct Patch<Entity: StrataObject>: Decodable, Sendable {
         }
     }
 
-    /// Sets each attribute the patch gives on `object` (null clears an optional one); the others
-    /// stay as they are. Like any change, it must run inside a transaction, on the
-    /// transaction's own object (`transaction.edit(object)`).
-    public func apply(to object: Entity) {
-        for attribute in PatchAttributes.of(Entity.self).attributes {
-            switch given[attribute.name] {
-            case nil: continue
-            case .null?: Self.assign(nil, to: attribute, of: object)
-            case .set(let value)?: Self.assign(value.value, to: attribute, of: object)
-            }
-        }
+    /// Sets each field the patch gives on `object` (null clears an optional attribute or a to-one
+    /// relationship); the others stay as they are. Like any change, it must run inside a
+    /// transaction, on the transaction's own object (`transaction.edit(object)`). A relationship's
+    /// ID that names no object throws ``UnknownReference`` before anything is changed.
+    public func apply(to object: Entity) throws {
+        guard let context = object.context else { return assign(to: object, related: [:]) }
+        assign(to: object, related: try relatedObjects(in: context))
     }
 
     /// A new object of `Entity` in `transaction` with the patch's values (the model's defaults
     /// and initial values for the rest). Every attribute that is not optional and has no
-    /// default must be given: the missing ones are named in one ``PayloadError``, and nothing
+    /// default must be given: the missing ones are named in one ``PayloadError``; a
+    /// relationship's ID that names no object throws ``UnknownReference``; either way nothing
     /// is created.
     public func create(in transaction: BaseDataTransaction) throws -> Entity {
         let missing = requiredNames(in: transaction).filter { given[$0] == nil }
         if !missing.isEmpty {
             throw PayloadError(problems: missing.map { PayloadError.Problem(field: $0, reason: "is missing") })
         }
+        // Found before the object exists: a lookup writes the transaction's changes first, and the
+        // new object has not got its required values yet.
+        let related = try relatedObjects(in: transaction.context)
         let object = transaction.create(Into<Entity>())
-        apply(to: object)
+        assign(to: object, related: related)
         return object
+    }
+
+    /// The ID a to-one relationship's field gives: `.set(7)` for `"master": 7`, `.null` to
+    /// clear it, `.absent` when left out.
+    public func givenID<Destination: StrataObject>(_ keyPath: ReferenceWritableKeyPath<Entity, Destination?>) -> PatchField<AnyHashable> {
+        guard let name = PatchAttributes.of(Entity.self).attribute(for: keyPath, of: Entity.self)?.name else { return .absent }
+        switch given[name] {
+        case nil: return .absent
+        case .null?: return .null
+        case .set(let value)?: return (value.value as? AnyHashable).map(PatchField.set) ?? .absent
+        }
+    }
+
+    /// The objects the given relationship IDs name, found in `context`.
+    private func relatedObjects(in context: ObjectContext) throws -> [String: StrataObject] {
+        var related: [String: StrataObject] = [:]
+        for attribute in PatchAttributes.of(Entity.self).attributes {
+            guard let destination = attribute.destination, case .set(let id)? = given[attribute.name] else { continue }
+            guard let found = try PatchReferences.resolve(id.value, destination: destination, in: context) else {
+                throw UnknownReference(field: attribute.name, entity: destination.entityName,
+                                       key: PatchReferences.idType(of: destination).key, id: "\(id.value)")
+            }
+            related[attribute.name] = found
+        }
+        return related
+    }
+
+    /// Sets every given field, relationships to the objects found for them.
+    private func assign(to object: Entity, related: [String: StrataObject]) {
+        for attribute in PatchAttributes.of(Entity.self).attributes {
+            switch given[attribute.name] {
+            case nil: continue
+            case .null?: Self.assign(nil, to: attribute, of: object)
+            case .set(let value)?: Self.assign(related[attribute.name] ?? value.value, to: attribute, of: object)
+            }
+        }
     }
 
     /// The attributes a new object needs a value for, as the storage's layout records them.
@@ -110,7 +149,9 @@ public struct Patch<Entity: StrataObject>: Decodable, Sendable {
     /// reader records).
     private static func read(_ attribute: PatchAttributes.Attribute, from reader: inout PayloadReader) -> GivenField? {
         let field: PatchField<Any>
-        if attribute.isCustomCoded {
+        if let destination = attribute.destination {
+            field = readDecodable(PatchReferences.idType(of: destination).type, attribute, from: &reader)
+        } else if attribute.isCustomCoded {
             let decode = { (data: Data) throws -> Any in
                 guard let value = try Entity.decodeCustomValue(of: attribute.name, from: data) else {
                     throw PatchAttributeError.notCustomCoded

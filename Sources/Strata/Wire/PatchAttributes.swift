@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 
-/// The attributes a ``Patch`` of an entity class can carry: each stored attribute of its lineage
-/// by name, with its key path and Swift type, found from what the generated class already
-/// declares (its observed columns and their names). Made once per class.
+/// The fields a ``Patch`` of an entity class can carry: each stored attribute and to-one
+/// relationship of its lineage by name, with its key path and Swift type, found from what the
+/// generated class already declares (its observed columns and their names). Made once per class.
 struct PatchAttributes: Sendable {
     /// One attribute.
     struct Attribute: @unchecked Sendable {
@@ -17,9 +17,11 @@ struct PatchAttributes: Sendable {
         let isOptional: Bool
         /// Whether the app's own functions code it (`coder: custom`): JSON gives its bytes.
         let isCustomCoded: Bool
+        /// For a to-one relationship, the related class; nil for an attribute.
+        let destination: StrataObject.Type?
     }
 
-    /// In the class's column order.
+    /// Attributes and to-one relationships, in the class's column order.
     let attributes: [Attribute]
     /// Their names, in that order.
     var names: [String] { attributes.map(\.name) }
@@ -50,10 +52,10 @@ struct PatchAttributes: Sendable {
         attributes = type.observedProperties.columns.compactMap { keyPath in
             let valueType = Swift.type(of: keyPath).valueType
             let wrapped = (valueType as? any OptionalPayload.Type)?.wrappedType ?? valueType
-            // To-one relationships are columns too; a patch carries attributes only.
-            guard !(wrapped is StrataObject.Type), let name = type.propertyName(for: keyPath) else { return nil }
+            guard let name = type.propertyName(for: keyPath) else { return nil }
             return Attribute(name: name, keyPath: keyPath, valueType: valueType, isOptional: valueType is any OptionalPayload.Type,
-                             isCustomCoded: !(valueType is any Decodable.Type))
+                             isCustomCoded: !(valueType is any Decodable.Type) && !(wrapped is StrataObject.Type),
+                             destination: wrapped as? StrataObject.Type)
         }
     }
 }
