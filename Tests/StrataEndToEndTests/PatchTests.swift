@@ -39,6 +39,28 @@ struct PatchTests {
         }
     }
 
+    @Test func aPatchIsReadAndBuiltThroughKeyPaths() throws {
+        let body = Data(#"{"total": 12.5}"#.utf8)
+        // snippet: wire-patch
+        let patch = try JSONDecoder().decode(Patch<Order>.self, from: body)
+        if case .set(let total) = patch.total { print("new total", total) }
+        var built = Patch<Order>()
+        built.note = .set("by phone")
+        // end snippet
+        #expect(patch.total == .set(12.5) && built.note == .set("by phone"))
+    }
+
+    /// The generated document, with a server's own paths added as the article shows.
+    @Test func theGeneratedDocumentTakesAServersPaths() throws {
+        // snippet: wire-openapi
+        var document = try JSONSerialization.jsonObject(with: Data(Shop.openAPIDocument.utf8)) as! [String: Any]
+        document["paths"] = ["/orders/{id}": ["get": ["responses": ["200": ["description": "An order",
+            "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Order"]]]]]]]]
+        // end snippet
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        #expect(schemas["Order"] != nil && schemas["OrderPatch"] != nil && document["paths"] != nil)
+    }
+
     @Test func absentNullAndSetStayApart() throws {
         let patch = try patch(#"{"note": null, "total": 12.5}"#, as: Order.self)
         #expect(patch.note == .null)

@@ -14,8 +14,8 @@ public enum OpenAPIDateFormat: String, CaseIterable, Sendable {
 }
 
 /// An OpenAPI 3.1 document of components for one version of a model: for each entity, the schema
-/// of its snapshot (`Dog`) and of its patch (`DogPatch`), with the model's `doc:` texts as
-/// descriptions. Each schema accepts exactly what the runtime's decoders accept: the types and
+/// of its snapshot (`Dog`) and of its patch (`DogPatch`, whose `x-strata-create-required` lists
+/// the fields creating needs), with the model's `doc:` texts as descriptions. Each schema accepts exactly what the runtime's decoders accept: the types and
 /// formats of the attributes, integers' ranges, which fields may be null, which must be given,
 /// and no other field.
 public struct OpenAPIDocument {
@@ -105,10 +105,15 @@ public struct OpenAPIDocument {
             + "null (cleared, where it may be nil) or given. "
         description += required.isEmpty ? "Creating needs no field."
             : "Creating needs " + required.map { "`\($0)`" }.joined(separator: ", ") + "."
+        // A patch's fields are attributes and to-one relationships, by the same IDs as snapshots.
+        let relationships = lineage(entity).flatMap(\.relationships).filter { $0.kind == .toOne }
         return .object([
             ("type", .string("object")), ("description", .string(description)),
-            ("properties", .object(attributes.map { ($0.name, OpenAPITypes.attribute($0, dates: dates, nullable: $0.isOptional, withDefault: true)) })),
+            ("properties", .object(attributes.map { ($0.name, OpenAPITypes.attribute($0, dates: dates, nullable: $0.isOptional, withDefault: true)) }
+                                   + relationships.map { ($0.name, relationshipSchema($0)) })),
             ("additionalProperties", .bool(false)),
+            // What `Patch.create(in:)` requires, for an API to mark its create body with.
+            ("x-strata-create-required", .array(required.map(JSONText.string))),
         ])
     }
 

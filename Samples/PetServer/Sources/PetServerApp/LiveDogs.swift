@@ -8,8 +8,8 @@ import Strata
 /// first event, `list`, holds every dog; then each change of the list, whichever app server
 /// committed it, arrives as events of one change set, in the order a client applies them:
 ///
-/// - `deleted`: `{"index": old index, "dogID": …}`, highest index first;
-/// - `moved`: `{"from": old index, "to": new index, "dog": {…}}`;
+/// - `deleted`: `{"index": old index, "objectID": …}`, highest index first;
+/// - `moved`: `{"from": old index, "to": new index, "dog": {…}}` (each dog a `Dog.Snapshot`);
 /// - `inserted`: `{"index": new index, "dog": {…}}`, lowest index first;
 /// - `updated`: `{"index": new index, "dog": {…}}`.
 ///
@@ -35,7 +35,7 @@ final class LiveDogs {
     private func subscribe() throws -> (list: String, updates: MonitorEvents<ListUpdate<Dog>>) {
         let monitor = try self.monitor ?? stack.monitorList(Self.fetch)
         self.monitor = monitor
-        let dogs = monitor.objects.map(DogJSON.init)
+        let dogs = monitor.objects.map(Dog.Snapshot.init)
         return (Self.event("list", try APIJSON.line(dogs)), monitor.updates)
     }
 
@@ -61,7 +61,7 @@ final class LiveDogs {
     private func events(for changes: ListChangeSet<Dog>) throws -> String {
         var text = ""
         for item in changes.deleted.reversed() {
-            text += Self.event("deleted", try APIJSON.line(Removal(index: item.indexPath.item, dogID: item.objectID.rowID)))
+            text += Self.event("deleted", try APIJSON.line(Removal(index: item.indexPath.item, objectID: item.objectID.rowID)))
         }
         for move in changes.moved {
             text += Self.event("moved", try APIJSON.line(Move(from: move.from.item, to: move.to.item, dog: dog(move.objectID))))
@@ -75,16 +75,16 @@ final class LiveDogs {
         return text
     }
 
-    /// A dog's JSON as the main context has it now; one deleted since holds only its ID.
-    private func dog(_ id: ObjectID<Dog>) -> DogJSON? {
-        stack.fetchExisting(id).map(DogJSON.init)
+    /// A dog's snapshot as the main context has it now; nil for one deleted since.
+    private func dog(_ id: ObjectID<Dog>) -> Dog.Snapshot? {
+        stack.fetchExisting(id).map(Dog.Snapshot.init)
     }
 
     private static func event(_ name: String, _ data: String) -> String {
         "event: \(name)\ndata: \(data)\n\n"
     }
 
-    private struct Removal: Encodable { var index: Int, dogID: Int64 }
-    private struct Move: Encodable { var from: Int, to: Int, dog: DogJSON? }
-    private struct Placement: Encodable { var index: Int, dog: DogJSON? }
+    private struct Removal: Encodable { var index: Int, objectID: Int64 }
+    private struct Move: Encodable { var from: Int, to: Int, dog: Dog.Snapshot? }
+    private struct Placement: Encodable { var index: Int, dog: Dog.Snapshot? }
 }

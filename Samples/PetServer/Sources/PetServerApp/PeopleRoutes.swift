@@ -37,51 +37,46 @@ struct PeopleRoutes: Sendable {
         let people = try await stack.read { reader in
             var fetch = From<Person>().orderBy(.ascending(\.personID)).tweak(paging.apply)
             if let name, !name.isEmpty { fetch = fetch.where(.contains(\.name, name, caseInsensitive: true)) }
-            return try reader.fetchAll(fetch).map { PersonJSON(Person.Snapshot($0)) }
+            return try reader.fetchAll(fetch).map(Person.Snapshot.init)
         }
         return try APIJSON.response(people)
     }
 
     /// `GET /people/{personID}`: the person and their dogs.
     private func read(_ id: Int64) async throws -> Response {
-        let found = try await stack.read { reader -> PersonWithDogsJSON? in
+        let found = try await stack.read { reader -> PersonWithDogs? in
             guard let person = try reader.fetchOne(From<Person>().where(\.personID == id)) else { return nil }
-            let dogs = person.pets.map(DogJSON.init).sorted { $0.dogID < $1.dogID }
-            return PersonWithDogsJSON(person: PersonJSON(Person.Snapshot(person)), dogs: dogs)
+            let dogs = person.pets.map(Dog.Snapshot.init).sorted { $0.objectID.rowID < $1.objectID.rowID }
+            return PersonWithDogs(person: Person.Snapshot(person), dogs: dogs)
         }
         guard let found else { throw Self.notFound(id) }
         return try APIJSON.response(found)
     }
 
-    /// `POST /people`: `personID` (required, unique), `name`, `isActive`.
+    /// `POST /people`: a `Patch<Person>`, whose `personID` the model requires; a `personID`
+    /// another person has is a 409.
     private func create(_ request: Request) async throws -> Response {
-        let fields = try await RequestFields.object(of: request, known: ["personID", "name", "isActive"])
-        guard let id = try fields.integer("personID", required: true) else { throw HTTPError(.badRequest) }
-        let name = try fields.string("name")
-        let isActive = try fields.bool("isActive")
-        let created = try await stack.perform { transaction -> PersonJSON in
-            if try transaction.fetchCount(From<Person>().where(\.personID == id)) > 0 {
+        let patch = try await RequestBody.decode(Patch<Person>.self, from: request)
+        let created = try await stack.perform { transaction -> Person.Snapshot in
+            if case .set(let id) = patch.personID, try transaction.fetchCount(From<Person>().where(\.personID == id)) > 0 {
                 throw HTTPError(.conflict, message: "a person with the personID \(id) exists already")
             }
-            let person = transaction.create(Into<Person>())
-            person.personID = id
-            if let name { person.name = name }
-            if let isActive { person.isActive = isActive }
-            return PersonJSON(Person.Snapshot(person))
+            return Person.Snapshot(try patch.create(in: transaction))
         }
         return try APIJSON.response(created, status: .created)
     }
 
-    /// `PATCH /people/{personID}`: changes `name` and `isActive`, those given.
+    /// `PATCH /people/{personID}`: a `Patch<Person>`, the fields given changed.
     private func change(_ id: Int64, _ request: Request) async throws -> Response {
-        let fields = try await RequestFields.object(of: request, known: ["name", "isActive"])
-        let name = try fields.string("name")
-        let isActive = try fields.bool("isActive")
-        let changed = try await stack.perform { transaction -> PersonJSON in
+        let patch = try await RequestBody.decode(Patch<Person>.self, from: request)
+        let changed = try await stack.perform { transaction -> Person.Snapshot in
             guard let person = try transaction.fetchOne(From<Person>().where(\.personID == id)) else { throw Self.notFound(id) }
-            if let name { person.name = name }
-            if let isActive { person.isActive = isActive }
-            return PersonJSON(Person.Snapshot(person))
+            if case .set(let newID) = patch.personID, newID != id,
+               try transaction.fetchCount(From<Person>().where(\.personID == newID)) > 0 {
+                throw HTTPError(.conflict, message: "a person with the personID \(newID) exists already")
+            }
+            try patch.apply(to: person)
+            return Person.Snapshot(person)
         }
         return try APIJSON.response(changed)
     }
@@ -95,21 +90,24 @@ struct PeopleRoutes: Sendable {
         return Response(status: .noContent)
     }
 
-    /// `POST /people/import`: a JSON array of people (`personID`, `name`, `isActive`, `pets`: an
-    /// array of dogs), through the model's importer: a person whose `personID` exists is updated,
-    /// the others are created. Answers the imported people.
+    /// `POST /people/import`: a JSON array of people as the model's `import:` block reads them
+    /// (`personID`, `name`, `isActive`, `pets`: an array of dogs), through the generated
+    /// importer: a person whose `personID` exists is updated, the others are created. Each item
+    /// must give its `personID`. Answers the imported people.
     private func importPeople(_ request: Request) async throws -> Response {
-        guard case .array(let items) = try await RequestFields.body(of: request) else {
-            throw HTTPError(.badRequest, message: "the body must be a JSON array of people")
+        let sources = try await RequestBody.decode([Person.ImportPayload].self, from: request)
+        if let index = sources.firstIndex(where: { $0.personID == nil }) {
+            throw HTTPError(.badRequest, message: "item \(index) of the body is missing the field 'personID'")
         }
-        for (index, item) in items.enumerated() {
-            let person = try RequestFields(value: item, subject: "item \(index) of the body", known: ["personID", "name", "isActive", "pets"])
-            _ = try person.integer("personID", required: true)
-        }
-        let imported = try await stack.perform { transaction -> [PersonJSON] in
-            let source = items.compactMap { $0.foundationValue as? [String: Any] }
-            return try transaction.importUniqueObjects(Into<Person>(), sourceArray: source).map { PersonJSON(Person.Snapshot($0)) }
+        let imported = try await stack.perform { transaction -> [Person.Snapshot] in
+            try transaction.importUniqueObjects(Into<Person>(), sourceArray: sources).map(Person.Snapshot.init)
         }
         return try APIJSON.response(imported)
     }
+}
+
+/// A person with their dogs, for `GET /people/{personID}`: two generated snapshots.
+struct PersonWithDogs: Codable, Sendable {
+    var person: Person.Snapshot
+    var dogs: [Dog.Snapshot]
 }

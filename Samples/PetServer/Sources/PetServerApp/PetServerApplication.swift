@@ -5,7 +5,8 @@ import Prometheus
 import Strata
 import StrataTelemetry
 
-/// The server: opens the store, routes `/people` and `/dogs`, serves `/metrics`, and runs under
+/// The server: opens the store, routes `/people` and `/dogs`, serves `/metrics` and
+/// `/openapi.json`, and runs under
 /// a service group that shuts down gracefully on SIGTERM or SIGINT (see ``StackService``).
 public enum PetServerApplication {
     /// Builds the application for `options`; the store is opened (created or migrated) here, so
@@ -22,6 +23,7 @@ public enum PetServerApplication {
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: StrataErrorMiddleware())
         router.get("health") { _, _ in "ok" }
+        router.get("openapi.json") { _, _ in OpenAPIRoute.response() }
         router.get("metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                      body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))

@@ -2,7 +2,8 @@ import Hummingbird
 import Strata
 
 /// Turns the store's errors into answers: a uniqueness clash is a 409, an import the model
-/// refuses a 400 that names the field, anything else a 500 (logged, its details kept from the
+/// refuses or a patch missing a required field a 400 that names the field, a patch naming an
+/// object that is not there a 404, anything else a 500 (logged, its details kept from the
 /// client). The transaction that threw was rolled back, so the store is as it was.
 struct StrataErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -10,6 +11,10 @@ struct StrataErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as StrataError {
             throw Self.answer(for: error, context: context)
+        } catch let error as PayloadError {
+            throw HTTPError(.badRequest, message: error.description)
+        } catch let error as UnknownReference {
+            throw HTTPError(.notFound, message: error.description)
         }
     }
 

@@ -20,10 +20,11 @@ struct APITests {
         #expect(person["name"] as? String == "Ada")
         #expect(person["isActive"] as? Bool == true)
         #expect(person["createdAt"] is String)
+        #expect(person["objectID"] is Int)
 
-        let dog = try await client.post("/dogs", json: ["nickname": "Rex", "species": "terrier", "weight": 8.5, "years": 3, "personID": 7])
+        let dog = try await client.post("/dogs", json: ["nickname": "Rex", "species": "terrier", "weight": 8.5, "years": 3, "master": 7])
         #expect(dog.status == 201)
-        let dogID = try #require((try dog.json() as? [String: Any])?["dogID"] as? Int)
+        let dogID = try #require((try dog.json() as? [String: Any])?["objectID"] as? Int)
 
         let changed = try await client.patch("/people/7", json: ["name": "Ada L.", "isActive": false])
         #expect(changed.status == 200)
@@ -33,12 +34,12 @@ struct APITests {
         #expect(readPerson["isActive"] as? Bool == false)
         let dogs = try #require(read["dogs"] as? [[String: Any]])
         #expect(dogs.count == 1)
-        #expect(dogs.first?["dogID"] as? Int == dogID)
+        #expect(dogs.first?["objectID"] as? Int == dogID)
         #expect(dogs.first?["nickname"] as? String == "Rex")
         #expect(dogs.first?["species"] as? String == "terrier")
         #expect(dogs.first?["weight"] as? Double == 8.5)
         #expect(dogs.first?["years"] as? Int == 3)
-        #expect(dogs.first?["personID"] as? Int == 7)
+        #expect(dogs.first?["master"] as? Int == 7, "the master by its unique personID")
 
         // A dog with no master stays when a person is deleted; the person's dogs go with them.
         #expect(try await client.post("/dogs", json: ["nickname": "Stray"]).status == 201)
@@ -47,7 +48,7 @@ struct APITests {
         #expect(try await client.get("/people/7").status == 404)
         let left = try #require(try await client.get("/dogs").json() as? [[String: Any]])
         #expect(left.map { $0["nickname"] as? String } == ["Stray"])
-        #expect(left.first?["personID"] == nil)
+        #expect(left.first?["master"] == nil)
     }
 
     @Test func listsArePagedAndFilteredByName() async throws {
@@ -83,5 +84,20 @@ struct APITests {
         #expect(people.map { $0["isActive"] as? Bool } == [true, false])
         let ada = try #require(try await client.get("/people/1").json() as? [String: Any])
         #expect((ada["dogs"] as? [[String: Any]])?.map { $0["nickname"] as? String } == ["Rex"])
+    }
+
+    /// The document a client (or schemathesis, in CI) reads: the model's generated components
+    /// and the server's paths.
+    @Test func theOpenAPIDocumentDescribesTheRoutesWithTheGeneratedSchemas() async throws {
+        let answer = try await client.get("/openapi.json")
+        #expect(answer.status == 200)
+        let document = try #require(try answer.json() as? [String: Any])
+        #expect(document["openapi"] as? String == "3.1.0")
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        #expect(Set(schemas.keys).isSuperset(of: ["Person", "PersonPatch", "Dog", "DogPatch", "Error"]))
+        let paths = try #require(document["paths"] as? [String: Any])
+        #expect(Set(paths.keys) == ["/people", "/people/import", "/people/{personID}", "/dogs", "/dogs/live"])
+        let dog = try #require(schemas["Dog"] as? [String: Any])
+        #expect((dog["properties"] as? [String: Any])?["master"] != nil)
     }
 }

@@ -19,7 +19,7 @@ struct LiveListTests {
         let server = try ServerProcess(database: try TestBackend.newDatabase())
         let client = HTTPClient(baseURL: server.baseURL)
         #expect(try await client.post("/people", json: ["personID": 1, "name": "Ada"]).status == 201)
-        #expect(try await client.post("/dogs", json: ["nickname": "Max", "personID": 1]).status == 201)
+        #expect(try await client.post("/dogs", json: ["nickname": "Max", "master": 1]).status == 201)
         #expect(try await client.post("/dogs", json: ["nickname": "Bella"]).status == 201)
 
         let stream = EventStream(url: server.baseURL.appendingPathComponent("dogs/live"))
@@ -35,11 +35,11 @@ struct LiveListTests {
         #expect((inserted["dog"] as? [String: Any])?["species"] as? String == "beagle")
 
         // Deleting Ada deletes Max, the last in the list.
-        let maxID = try #require((list["dogs"] as? [[String: Any]])?.last?["dogID"] as? Int)
+        let maxID = try #require((list["dogs"] as? [[String: Any]])?.last?["objectID"] as? Int)
         #expect(try await client.delete("/people/1").status == 204)
         let deleted = try await next(&events, "deleted")
         #expect(deleted["index"] as? Int == 2)
-        #expect(deleted["dogID"] as? Int == maxID)
+        #expect(deleted["objectID"] as? Int == maxID)
     }
 
     /// Two server processes on one database (one PostgreSQL database, or one SQLite file): each
