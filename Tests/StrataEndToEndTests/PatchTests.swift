@@ -214,6 +214,17 @@ struct PatchTests {
                 == "the field 'customer' names no Customer with the email bob@example.com")
         #expect(try stack.fetchCount(From<Order>()) == 1, "nothing created")
 
+        var inCode = Patch<Order>()
+        inCode.number = .set(8)
+        inCode.setID(\.customer, "ann@example.com")
+        #expect(inCode.givenID(\.customer) == .set("ann@example.com"))
+        let built = inCode
+        let second = try await stack.perform { transaction in Order.Snapshot(try built.create(in: transaction)) }
+        #expect(second.customer == "ann@example.com")
+        try await stack.perform { transaction in
+            _ = try transaction.deleteAll(From<Order>().where(\.number == 8))
+        }
+
         let cleared = try self.patch(#"{"customer": null, "note": "walk-in"}"#, as: Order.self)
         #expect(cleared.givenID(\.customer) == .null)
         let after = try await stack.perform { transaction in

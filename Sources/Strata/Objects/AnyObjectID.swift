@@ -28,10 +28,10 @@ public struct AnyObjectID: Hashable, Sendable, CustomStringConvertible {
         lhs.key.rowID == rhs.key.rowID && lhs.entityName == rhs.entityName
     }
 
-    /// Hashes the entity and the row id.
+    /// Hashes the row id (equal IDs have equal row ids; the entity's name is left to `==`, which
+    /// keeps hashing as cheap as an integer's).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(key.rowID)
-        hasher.combine(entityName)
     }
 
     /// `Person#3`.

@@ -51,10 +51,10 @@ public struct ObjectID<Entity: StrataObject>: Hashable, Sendable, Codable, Custo
         lhs.key.rowID == rhs.key.rowID && lhs.entityName == rhs.entityName
     }
 
-    /// Hashes the entity and the row id.
+    /// Hashes the row id (equal IDs have equal row ids; the entity's name is left to `==`, which
+    /// keeps hashing as cheap as an integer's).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(key.rowID)
-        hasher.combine(entityName)
     }
 
     /// The object's integer row id, unique within its table.

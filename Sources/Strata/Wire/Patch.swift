@@ -54,7 +54,8 @@ public struct Patch<Entity: StrataObject>: Decodable, Sendable {
 
     /// An attribute's field: `patch.nickname` is `.absent`, `.null` or `.set("Rex")`. Set it to
     /// build a patch in code. A key path that is not an attribute's reads as absent and cannot
-    /// be set.
+    /// be set; a to-one relationship's field is read with ``givenID(_:)`` and set with
+    /// ``setID(_:_:)``, as it holds an ID.
     public subscript<Value>(dynamicMember keyPath: ReferenceWritableKeyPath<Entity, Value>) -> PatchField<Value> {
         get {
             guard let name = PatchAttributes.of(Entity.self).attribute(for: keyPath, of: Entity.self)?.name else { return .absent }
@@ -65,8 +66,9 @@ public struct Patch<Entity: StrataObject>: Decodable, Sendable {
             }
         }
         set {
-            guard let attribute = PatchAttributes.of(Entity.self).attribute(for: keyPath, of: Entity.self) else {
-                misuse("Strata: \(keyPath) is not an attribute of \(Entity.entityName), so a Patch cannot carry it")
+            guard let attribute = PatchAttributes.of(Entity.self).attribute(for: keyPath, of: Entity.self), attribute.destination == nil else {
+                misuse("Strata: \(keyPath) is not an attribute of \(Entity.entityName), so a Patch cannot carry it as a value; "
+                       + "give a to-one relationship by its ID with setID(_:_:)")
             }
             switch newValue {
             case .absent: given[attribute.name] = nil
@@ -112,6 +114,16 @@ public struct Patch<Entity: StrataObject>: Decodable, Sendable {
         case .null?: return .null
         case .set(let value)?: return (value.value as? AnyHashable).map(PatchField.set) ?? .absent
         }
+    }
+
+    /// Gives a to-one relationship's field in code: the related object's unique ID (of its
+    /// unique attribute's type; an `Int64` row id when its entity has none), or nil to clear it.
+    public mutating func setID<Destination: StrataObject, ID: Hashable & Sendable>(_ keyPath: ReferenceWritableKeyPath<Entity, Destination?>,
+                                                                                  _ id: ID?) {
+        guard let name = PatchAttributes.of(Entity.self).attribute(for: keyPath, of: Entity.self)?.name else {
+            misuse("Strata: \(keyPath) is not a to-one relationship of \(Entity.entityName)")
+        }
+        given[name] = id.map { .set(AttributeValue($0)) } ?? .null
     }
 
     /// The objects the given relationship IDs name, found in `context`.
