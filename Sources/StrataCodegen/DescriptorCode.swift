@@ -17,6 +17,7 @@ enum DescriptorCode {
             arguments.append("default: (\(AttributeCode.literal(value, type: attribute.type)) as \(code.publicType.hasSuffix("?") ? String(code.publicType.dropLast()) : code.publicType)).sqlValue")
         }
         if let initial = attribute.initial { arguments.append("initial: ." + initial.rawValue) }
+        if let merge = attribute.merge { arguments.append("merge: ." + merge.rawValue) }
         return "AttributeDescription(" + arguments.joined(separator: ", ") + ")"
     }
 
@@ -54,6 +55,8 @@ enum DescriptorCode {
             arguments.append("uniqueness: [" + uniqueness.map { "[" + $0.map(SwiftSyntax.stringLiteral).joined(separator: ", ") + "]" }
                 .joined(separator: ", ") + "]")
         }
+        if entity.isSynced { arguments.append("sync: true") }
+        if let owner = entity.owner { arguments.append("owner: " + SwiftSyntax.stringLiteral(owner.value)) }
         arguments.append("lock: " + lock.description)
         let last = arguments.count - 1
         return lines + ["return EntityDescription("] + arguments.enumerated().map { "    " + $1 + ($0 == last ? "" : ",") } + [")"]

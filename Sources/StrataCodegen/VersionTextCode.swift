@@ -48,6 +48,8 @@ enum VersionTextCode {
         var first = ["entity", token(entity.name), "lock=" + lock.words.map { String($0, radix: 16) }.joined(separator: ",")]
         if entity.isAbstract { first.append("abstract") }
         if let parent = entity.parent { first.append("parent=" + token(parent.value)) }
+        if entity.isSynced { first.append("sync") }
+        if let owner = entity.owner { first.append("owner=" + token(owner.value)) }
         var lines = [first.joined(separator: " ")]
         lines += entity.attributes.filter(\.isStored).map(attributeLine)
         lines += entity.relationships.map(relationshipLine)
@@ -66,6 +68,7 @@ enum VersionTextCode {
             parts.append("default=" + token(attribute.type == .date ? DefaultDate.referenceSeconds(value) : value))
         }
         if let initial = attribute.initial { parts.append("initial=" + initial.rawValue) }
+        if let merge = attribute.merge { parts.append("merge=" + merge.rawValue) }
         return parts.joined(separator: " ")
     }
 

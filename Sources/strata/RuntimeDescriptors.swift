@@ -21,6 +21,8 @@ enum RuntimeDescriptors {
                                             storageKey: relationship.storageKey)
                 },
                 uniqueness: EntityShape(entity, in: version).uniqueness,
+                sync: entity.isSynced,
+                owner: entity.owner?.value,
                 lock: lock.words
             )
         }
@@ -37,7 +39,8 @@ enum RuntimeDescriptors {
                              required: !attribute.isOptional && attribute.defaultValue == nil && attribute.initial == nil,
                              indexed: attribute.isIndexed, unique: attribute.isUnique,
                              default: attribute.defaultValue.flatMap { storedDefault($0, type: attribute.type) },
-                             initial: attribute.initial.flatMap { Strata.InitialValue(rawValue: $0.rawValue) })
+                             initial: attribute.initial.flatMap { Strata.InitialValue(rawValue: $0.rawValue) },
+                             merge: attribute.merge.flatMap { AttributeMerge(rawValue: $0.rawValue) })
     }
 
     /// A canonical default as the runtime stores it: the Swift value the generated code builds,

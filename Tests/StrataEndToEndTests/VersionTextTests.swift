@@ -14,7 +14,7 @@ struct VersionTextTests {
 
     static let histories: [(folder: String, history: SchemaHistory)] = [
         ("Clinic", Clinic.schemaHistory), ("Exact", Exact.schemaHistory), ("Farm", Farm.schemaHistory), ("Feed", Feed.schemaHistory),
-        ("Garden", Garden.schemaHistory), ("Hostile", Hostile.schemaHistory), ("Shop", Shop.schemaHistory),
+        ("Garden", Garden.schemaHistory), ("Hostile", Hostile.schemaHistory), ("Notes", Notes.schemaHistory), ("Shop", Shop.schemaHistory),
         ("Weather", Weather.schemaHistory), ("Wide", Wide.schemaHistory), ("where", `where`.schemaHistory),
     ]
 
@@ -56,5 +56,22 @@ struct VersionTextTests {
         #expect(second.entities == first.entities)
         #expect(second.migrations == [MigrationDescription(from: "V 1", entities: [EntityMigrationHint("Café", custom: true, renamedProperties: ["a": "b"])])])
         #expect(VersionTextCode.token("na=me é%") == "na%3Dme%20%C3%A9%25")
+    }
+
+    /// What a model says about syncing reaches the runtime, through Swift and through text alike.
+    @Test func syncOwnersAndCountersReachTheRuntime() throws {
+        let version = Notes.schemaHistory.currentVersion
+        let notebook = try #require(version.entity(named: "Notebook"))
+        let note = try #require(version.entity(named: "Note"))
+        let draft = try #require(version.entity(named: "Draft"))
+        #expect(notebook.isSynced && note.isSynced && !draft.isSynced)
+        #expect(note.owner == "account" && notebook.owner == nil)
+        #expect(notebook.attributes.first { $0.name == "opens" }?.merge == .add)
+        #expect(notebook.attributes.first { $0.name == "title" }?.merge == nil)
+        let read = ModelVersion(text: "version V1\nentity Note sync owner=account lock=1,2,3,4\nattribute hits Int64 default=0 merge=add",
+                                earlier: { _ in nil })
+        let entity = try #require(read.entity(named: "Note"))
+        #expect(entity.isSynced && entity.owner == "account")
+        #expect(entity.attributes == [AttributeDescription("hits", .int64, default: .integer(0), merge: .add)])
     }
 }

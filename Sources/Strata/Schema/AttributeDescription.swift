@@ -62,11 +62,14 @@ public struct AttributeDescription: Sendable, Hashable {
     /// rows that existed before the attribute did (`now`: the time of the migration; `uuid`: a new
     /// one per row).
     public let initialValue: InitialValue?
+    /// How concurrent changes from several devices combine (`merge:` in the model); nil when the
+    /// last writer wins.
+    public let merge: AttributeMerge?
 
     /// Describes an attribute; `storageKey` defaults to the name.
     public init(_ name: String, _ type: AttributeType, storageKey: String? = nil, optional: Bool = false,
                 required: Bool = false, indexed: Bool = false, unique: Bool = false, default defaultValue: SQLValue? = nil,
-                initial initialValue: InitialValue? = nil) {
+                initial initialValue: InitialValue? = nil, merge: AttributeMerge? = nil) {
         self.name = name
         self.storageKey = storageKey ?? name
         self.type = type
@@ -76,5 +79,12 @@ public struct AttributeDescription: Sendable, Hashable {
         self.isUnique = unique
         self.defaultValue = defaultValue
         self.initialValue = initialValue
+        self.merge = merge
     }
+}
+
+/// How concurrent changes of a synced attribute combine, besides the last writer winning.
+public enum AttributeMerge: String, Sendable, Hashable, CaseIterable {
+    /// An integer counter: the increments made on every device add up.
+    case add
 }

@@ -17,10 +17,17 @@ public struct EntityDescription: Sendable, Hashable {
     /// Generated descriptions always carry their lock, so a description shared by several versions
     /// is shared only while its stored shape, and so its lock, stays the same.
     public let lock: [UInt64]?
+    /// Whether the entity's objects sync across devices (`sync:` in the model, resolved through
+    /// its parents and its version).
+    public let isSynced: Bool
+    /// The attribute that holds the account each object belongs to (`owner:`), when the objects
+    /// of a synced entity are per account.
+    public let owner: String?
 
     /// Describes an entity.
     public init(_ name: String, abstract: Bool = false, parent: String? = nil, attributes: [AttributeDescription] = [],
-                relationships: [RelationshipDescription] = [], uniqueness: [[String]] = [], lock: [UInt64]? = nil) {
+                relationships: [RelationshipDescription] = [], uniqueness: [[String]] = [], sync: Bool = false, owner: String? = nil,
+                lock: [UInt64]? = nil) {
         self.name = name
         self.isAbstract = abstract
         self.parent = parent
@@ -28,5 +35,7 @@ public struct EntityDescription: Sendable, Hashable {
         self.relationships = relationships
         self.uniqueness = uniqueness
         self.lock = lock
+        self.isSynced = sync
+        self.owner = owner
     }
 }

@@ -21,6 +21,8 @@ import Foundation
 /// relationship pets Dog master kind=unordered delete=cascade max=500
 /// uniqueness name createdAt
 /// entity Dog abstract parent=Animal lock=...
+/// entity Note sync owner=account lock=...
+/// attribute visits Int64 default=0 merge=add
 /// same Thumbnail V1
 /// migration V1
 /// hint Person rename=displayName:nickname
@@ -62,7 +64,7 @@ struct VersionTextReader {
     var configurations: [String: [String]] = [:]
     var migrations: [MigrationDescription] = []
     /// The entity being read: its line's values and the members read so far.
-    private var entity: (name: String, abstract: Bool, parent: String?, lock: [UInt64])?
+    private var entity: (name: String, abstract: Bool, parent: String?, sync: Bool, owner: String?, lock: [UInt64])?
     private var attributes: [AttributeDescription] = []
     private var relationships: [RelationshipDescription] = []
     private var uniqueness: [[String]] = []
@@ -83,7 +85,7 @@ struct VersionTextReader {
             finishEntity()
             let entityName = try line.positional()
             let lock = try line.option("lock").map { text throws(Failure) in try Self.words(text) } ?? []
-            entity = (entityName, line.flag("abstract"), try line.option("parent"), lock)
+            entity = (entityName, line.flag("abstract"), try line.option("parent"), line.flag("sync"), try line.option("owner"), lock)
         case "attribute":
             guard entity != nil else { throw Failure(reason: "an attribute outside an entity") }
             attributes.append(try Self.attribute(&line))
@@ -124,7 +126,8 @@ struct VersionTextReader {
     mutating func finishEntity() {
         guard let entity else { return }
         entities.append(EntityDescription(entity.name, abstract: entity.abstract, parent: entity.parent, attributes: attributes,
-                                          relationships: relationships, uniqueness: uniqueness, lock: entity.lock.isEmpty ? nil : entity.lock))
+                                          relationships: relationships, uniqueness: uniqueness, sync: entity.sync, owner: entity.owner,
+                                          lock: entity.lock.isEmpty ? nil : entity.lock))
         self.entity = nil
         attributes = []
         relationships = []
@@ -147,9 +150,13 @@ struct VersionTextReader {
             return initial
         }
         let defaultValue = try line.option("default").map { text throws(Failure) in try DefaultValueText.sqlValue(text, type: type) }
+        let merge = try line.option("merge").map { text throws(Failure) -> AttributeMerge in
+            guard let merge = AttributeMerge(rawValue: text) else { throw Failure(reason: "unknown merge rule '\(text)'") }
+            return merge
+        }
         return AttributeDescription(name, type, storageKey: try line.option("key"), optional: line.flag("optional"),
                                     required: line.flag("required"), indexed: line.flag("indexed"), unique: line.flag("unique"),
-                                    default: defaultValue, initial: initial)
+                                    default: defaultValue, initial: initial, merge: merge)
     }
 
     private static func relationship(_ line: inout Line) throws(Failure) -> RelationshipDescription {

@@ -70,6 +70,7 @@ public enum ModelJSONSchemas {
       "additionalProperties": false,
       "properties": {
         "version": {"$ref": "#/definitions/name", "description": "The version's name, as the migration chain lists it."},
+        "sync": {"type": "boolean", "description": "Whether the version's entities sync across devices (a CloudStore), unless one says otherwise. Part of each entity's lock."},
         "entities": {
           "description": "Entity name → entity.",
           "type": "object",
@@ -98,6 +99,8 @@ public enum ModelJSONSchemas {
             "abstract": {"type": "boolean", "description": "Never created itself, only its subentities."},
             "doc": {"type": "string", "description": "Documentation: becomes the doc comment of the generated class. Not part of the lock."},
             "parent": {"$ref": "#/definitions/name", "description": "The entity this one inherits from; a hierarchy shares its root's table."},
+            "sync": {"type": "boolean", "description": "Whether the entity's objects sync across devices; by default its parent's setting, else the version's. A hierarchy syncs as one. Part of the lock."},
+            "owner": {"$ref": "#/definitions/name", "description": "A stored String attribute (optional or with a default) that the sync server fills with the account each object belongs to; each account sees only its own. Part of the lock."},
             "hashModifier": {"type": "string", "minLength": 1, "description": "Text that enters the version lock and nothing else: marks a change the stored shape does not show (a meaning, an encoding), so the version and its migration step differ."},
             "attributes": {"type": ["object", "null"], "propertyNames": {"$ref": "#/definitions/name"}, "additionalProperties": {"$ref": "#/definitions/attribute"}},
             "relationships": {"type": ["object", "null"], "propertyNames": {"$ref": "#/definitions/name"}, "additionalProperties": {"$ref": "#/definitions/relationship"}},
@@ -134,6 +137,7 @@ public enum ModelJSONSchemas {
                 "hashModifier": {"type": "string", "minLength": 1, "description": "Text that enters the version lock and nothing else: marks a change the stored shape does not show (a meaning, an encoding), so the version and its migration step differ."},
                 "swiftType": {"type": "string", "minLength": 1, "description": "For Codable: the Swift type stored."},
                 "coder": {"enum": ["json", "propertyList", "binary", "custom"], "description": "For Codable: how values are encoded; custom: by the app's own encode and decode functions."},
+                "merge": {"enum": ["add"], "description": "For an integer of a synced entity: a counter, whose increments on every device add up (otherwise the last writer wins). Part of the lock."},
                 "doc": {"type": "string", "description": "Documentation: becomes the doc comment of the generated property. Not part of the lock."}
               }
             }

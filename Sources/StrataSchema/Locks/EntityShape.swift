@@ -24,11 +24,15 @@ public struct EntityShape: Hashable, Sendable, Codable {
         public var coder: CodableCoder?
         /// `hashModifier:` text, written to the lock only when there is one.
         public var hashModifier: String?
+        /// `merge:`, written to the lock only when there is one.
+        public var merge: MergeRule?
 
         /// Part of lock format 1: never reorder, rename or drop a field (add a new format instead).
+        /// `merge` comes last and only when set, so attributes without it lock as they always did.
         public var fields: [(name: String, value: String?)] {
             [("type", type.rawValue), ("optional", String(optional)), ("default", defaultValue), ("initial", initial?.rawValue),
              ("indexed", String(indexed)), ("unique", String(unique)), ("coder", coder?.rawValue)]
+                + (merge.map { [("merge", $0.rawValue)] } ?? [])
         }
     }
 
@@ -72,6 +76,11 @@ public struct EntityShape: Hashable, Sendable, Codable {
     public var uniqueness: [[String]]
     /// The entity's `hashModifier:` text, written to the lock only when there is one.
     public var hashModifier: String?
+    /// Whether the entity syncs (`sync:`); nil when it does not, so that a record sealed before
+    /// sync existed reads the same.
+    public var sync: Bool?
+    /// The storage key of the `owner:` attribute, when the entity names one.
+    public var owner: String?
 
     /// The shape of `entity` as declared in `version`.
     public init(_ entity: Entity, in version: SchemaVersion) {
@@ -89,9 +98,13 @@ public struct EntityShape: Hashable, Sendable, Codable {
         self.abstract = entity.isAbstract
         self.parent = entity.parent?.value
         self.hashModifier = entity.hashModifier
+        self.sync = entity.isSynced ? true : nil
+        let lineage = [entity] + SchemaVersion.ancestors(of: entity, lookup: lookup)
+        self.owner = entity.owner.map { owner in lineage.lazy.compactMap { $0.attribute(named: owner.value) }.first?.storageKey ?? owner.value }
         self.attributes = entity.attributes.filter(\.isStored).map {
             AttributeShape(storageKey: $0.storageKey, type: $0.type, optional: $0.isOptional, defaultValue: $0.defaultValue,
-                           initial: $0.initial, indexed: $0.isIndexed, unique: $0.isUnique, coder: $0.coder, hashModifier: $0.hashModifier)
+                           initial: $0.initial, indexed: $0.isIndexed, unique: $0.isUnique, coder: $0.coder, hashModifier: $0.hashModifier,
+                           merge: $0.merge)
         }.sorted { $0.storageKey < $1.storageKey }
         self.relationships = entity.relationships.map { relationship in
             let destination = lookup(relationship.destination)

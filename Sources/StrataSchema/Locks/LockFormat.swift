@@ -18,7 +18,9 @@
 /// Attributes and relationships come sorted by storage key, uniqueness groups sorted, each line
 /// ends with a line feed. An `entity`, `attribute` or `relationship` line whose element has a
 /// `hashModifier:` ends with ` hashModifier=<text>`; without one the line is as above, so models
-/// that use none lock as they always did.
+/// that use none lock as they always did. The same holds for the fields of syncing: an entity
+/// that syncs has ` sync=4:true` after `parent`, then ` owner=<storage key>` when it names an
+/// owner, and an attribute with `merge:` has ` merge=<rule>` after `coder`.
 public enum LockFormat: Int, CaseIterable, Sendable, Codable {
     /// The first encoding.
     case v1 = 1
@@ -48,7 +50,9 @@ public enum LockFormat: Int, CaseIterable, Sendable, Codable {
             bytes.append(UInt8(ascii: "\n"))
         }
         func modifier(_ text: String?) -> [(name: String, value: String?)] { text.map { [("hashModifier", $0)] } ?? [] }
-        line("entity", [("name", shape.entity), ("abstract", String(shape.abstract)), ("parent", shape.parent)] + modifier(shape.hashModifier))
+        // `sync` and `owner` only when set, so entities that do not sync lock as they always did.
+        let sync: [(name: String, value: String?)] = (shape.sync == true ? [("sync", "true")] : []) + (shape.owner.map { [("owner", $0)] } ?? [])
+        line("entity", [("name", shape.entity), ("abstract", String(shape.abstract)), ("parent", shape.parent)] + sync + modifier(shape.hashModifier))
         for attribute in shape.attributes {
             line("attribute", [("key", attribute.storageKey)] + attribute.fields + modifier(attribute.hashModifier))
         }

@@ -43,6 +43,8 @@ extension EntityShape {
         compare("entity", "abstract", String(old.abstract), String(abstract))
         compare("entity", "parent", old.parent, parent)
         compare("entity", "hashModifier", old.hashModifier, hashModifier)
+        compare("entity", "sync", String(old.sync ?? false), String(sync ?? false))
+        compare("entity", "owner", old.owner, owner)
         changes += Self.memberChanges("attribute", old.attributes, attributes)
         changes += Self.memberChanges("relationship", old.relationships, relationships)
         let oldGroups = Set(old.uniqueness)
@@ -71,7 +73,13 @@ extension EntityShape {
                 changes.append(ShapeChange(kind: .removed, subject: subject))
                 continue
             }
-            for ((field, oldValue), (_, newValue)) in zip(previous.fields, current.fields) where oldValue != newValue {
+            // By name: a field written only when set (`merge`) is absent from one side.
+            let oldFields = Dictionary(previous.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let newFields = Dictionary(current.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let names = previous.fields.map(\.name) + current.fields.map(\.name).filter { oldFields[$0] == nil }
+            for field in names {
+                let (oldValue, newValue) = (oldFields[field] ?? nil, newFields[field] ?? nil)
+                guard oldValue != newValue else { continue }
                 let show = { (value: String?) in field == "default" ? value.map(DefaultValueParser.quoted) : value }
                 changes.append(ShapeChange(kind: .changed, subject: subject, field: field, old: show(oldValue), new: show(newValue)))
             }

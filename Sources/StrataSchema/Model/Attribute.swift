@@ -34,6 +34,9 @@ public struct Attribute: Hashable, Sendable {
     public var coder: CodableCoder?
     /// The `doc:` text, the generated property's documentation. Not part of the lock.
     public var doc: String?
+    /// `merge:`: how concurrent changes on several devices combine (a counter's increments add
+    /// up); nil for the rule every attribute follows, the last writer wins.
+    public var merge: MergeRule?
     /// `hashModifier:` text: part of the lock and nothing else, so that a change the stored shape
     /// does not show (a value's meaning or encoding) still makes a new version and a step.
     public var hashModifier: String?
@@ -58,4 +61,10 @@ public struct Attribute: Hashable, Sendable {
         self.swiftType = swiftType
         self.coder = coder
     }
+}
+
+/// How concurrent changes of a synced attribute combine, besides the last writer winning.
+public enum MergeRule: String, CaseIterable, Hashable, Sendable, Codable {
+    /// An integer counter: the increments made on every device add up.
+    case add
 }

@@ -62,6 +62,14 @@ public struct Entity: Hashable, Sendable {
     public var doc: String?
     /// `hashModifier:` text: part of the lock and nothing else (see `Attribute.hashModifier`).
     public var hashModifier: String?
+    /// `sync:` as the entity itself says it; nil when it says nothing.
+    public var sync: Located<Bool>?
+    /// Whether the entity's objects sync across devices: its own `sync:`, else its parent's,
+    /// else its version's. The parser resolves it once the whole version is read.
+    public var isSynced = false
+    /// `owner:`: the attribute that holds the account each object belongs to, when the objects of
+    /// a synced entity are per account.
+    public var owner: Located<String>?
 
     /// Creates an entity.
     public init(

@@ -12,6 +12,8 @@ public struct SchemaVersion: Hashable, Sendable {
     public var migrations: [MigrationHints]
     /// The seal, if the version has been locked.
     public var versionLock: VersionLock?
+    /// `sync:` for every entity of the version that does not say otherwise.
+    public var sync: Located<Bool>?
 
     /// Creates a version.
     public init(name: String, file: String, location: SourceLocation, entities: [Entity] = [],
@@ -66,4 +68,20 @@ package struct EntityIndex {
 
     /// The entity with a name.
     package func entity(named name: String) -> Entity? { entities[name] }
+}
+
+extension SchemaVersion {
+    /// Sets each entity's ``Entity/isSynced``: its own `sync:`, else its nearest ancestor's, else
+    /// the version's (false when nothing says).
+    public mutating func resolveSync() {
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let versionSync = sync?.value ?? false
+        // Bounded, as a cycle of parents is reported by the validator, not followed forever.
+        func synced(_ entity: Entity, depth: Int) -> Bool {
+            if let own = entity.sync?.value { return own }
+            if depth < byName.count, let parent = entity.parent.flatMap({ byName[$0.value] }) { return synced(parent, depth: depth + 1) }
+            return versionSync
+        }
+        for index in entities.indices { entities[index].isSynced = synced(entities[index], depth: 0) }
+    }
 }

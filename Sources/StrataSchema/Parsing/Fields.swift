@@ -81,6 +81,15 @@ struct Fields {
         return defaultValue
     }
 
+    /// A plain `true` or `false` with where it is written; nil when absent or not a Boolean
+    /// (reported).
+    func locatedBool(_ key: String, diagnostics: inout Diagnostics) -> Located<Bool>? {
+        guard let value = self[key] else { return nil }
+        let before = diagnostics.all.count
+        let flag = bool(key, diagnostics: &diagnostics)
+        return diagnostics.all.count == before ? Located(flag, at: value.location) : nil
+    }
+
     /// A plain whole number of at least zero.
     func count(_ key: String, diagnostics: inout Diagnostics) -> Int? {
         guard let value = self[key] else { return nil }

@@ -1,6 +1,6 @@
 /// Reads the attributes and relationships of one entity.
 struct PropertyParser {
-    static let attributeKeys = ["type", "optional", "default", "initial", "storageKey", "indexed", "unique", "virtual", "transient", "swiftType", "coder", "hashModifier", "doc"]
+    static let attributeKeys = ["type", "optional", "default", "initial", "storageKey", "indexed", "unique", "virtual", "transient", "swiftType", "coder", "merge", "hashModifier", "doc"]
     static let relationshipKeys = ["destination", "inverse", "toMany", "deleteRule", "min", "max", "storageKey", "hashModifier", "doc"]
 
     /// The entity the properties belong to, for messages.
@@ -31,6 +31,7 @@ struct PropertyParser {
         attribute.isTransient = fields.bool("transient", diagnostics: &diagnostics)
         attribute.initial = fields.choice("initial", as: InitialValue.self, diagnostics: &diagnostics)
         attribute.coder = fields.choice("coder", as: CodableCoder.self, diagnostics: &diagnostics)
+        attribute.merge = fields.choice("merge", as: MergeRule.self, diagnostics: &diagnostics)
         if let key = storageKey(fields, context: context) { attribute.storageKey = key }
         if let swiftType = fields.string("swiftType", diagnostics: &diagnostics) {
             if SwiftTypeName.isValid(swiftType.value) {

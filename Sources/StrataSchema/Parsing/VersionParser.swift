@@ -1,8 +1,8 @@
 /// Reads a version file's tree into a ``SchemaVersion``, reporting every problem of shape and
 /// spelling. Checks that need the whole model (names that refer elsewhere) belong to the validators.
 struct VersionParser {
-    static let keys = ["version", "entities", "migration", "versionLock"]
-    static let entityKeys = ["abstract", "parent", "attributes", "relationships", "uniqueness", "import", "hashModifier", "doc"]
+    static let keys = ["version", "sync", "entities", "migration", "versionLock"]
+    static let entityKeys = ["abstract", "parent", "sync", "owner", "attributes", "relationships", "uniqueness", "import", "hashModifier", "doc"]
 
     var diagnostics = Diagnostics()
 
@@ -10,6 +10,7 @@ struct VersionParser {
         guard let fields = Fields(root, context: "version file", allowed: Self.keys, diagnostics: &diagnostics),
               let name = fields.name("version", required: true, what: "version", diagnostics: &diagnostics) else { return nil }
         var version = SchemaVersion(name: name.value, file: file, location: name.location)
+        version.sync = fields.locatedBool("sync", diagnostics: &diagnostics)
         if fields["entities"] == nil {
             diagnostics.error("version file is missing 'entities'", at: root.location)
         }
@@ -24,6 +25,7 @@ struct VersionParser {
         if let lock = fields["versionLock"] {
             version.versionLock = parseLock(lock, at: fields.keyLocation("versionLock"))
         }
+        version.resolveSync()
         return version
     }
 
@@ -37,6 +39,8 @@ struct VersionParser {
         entity.parent = fields.name("parent", required: false, what: "entity", diagnostics: &diagnostics)
         entity.doc = fields.string("doc", diagnostics: &diagnostics)?.value
         entity.hashModifier = fields.hashModifier(diagnostics: &diagnostics)
+        entity.sync = fields.locatedBool("sync", diagnostics: &diagnostics)
+        entity.owner = fields.name("owner", required: false, what: "attribute", diagnostics: &diagnostics)
         var properties = PropertyParser(entity: name.value)
         for (attributeName, value) in fields.entries("attributes", diagnostics: &diagnostics) {
             guard checkName(attributeName, what: "attribute") else { continue }

@@ -19,6 +19,7 @@ public enum ModelValidator {
             EntityValidator(version: version).validate(into: &found)
             RelationshipValidator(version: version).validate(into: &found)
             ImportValidator(version: version).validate(into: &found)
+            SyncValidator(version: version).validate(into: &found)
             MigrationHintValidator(model: model, version: version).validate(into: &found)
             return found
         }
