@@ -88,6 +88,10 @@ let package = Package(
             dependencies: ["Strata", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
+            name: "StrataSyncCore",
+            dependencies: []
+        ),
+        .target(
             name: "StrataSchema",
             dependencies: ["CYAML"]
         ),
@@ -172,6 +176,10 @@ let package = Package(
             name: "StrataCodegenTests",
             dependencies: ["StrataCodegen", "StrataSchema", "StrataTestSupport"],
             exclude: ["Golden", "OpenAPIReference"]
+        ),
+        .testTarget(
+            name: "StrataSyncCoreTests",
+            dependencies: ["StrataSyncCore", "StrataTestSupport"]
         ),
         .testTarget(
             name: "StrataCLITests",
