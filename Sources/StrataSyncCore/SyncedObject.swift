@@ -13,7 +13,7 @@
 ///
 /// A change sent over the wire is a state too, holding only what the change touched: each
 /// changing method returns it.
-public struct SyncedObject: Hashable, Sendable, Codable {
+public struct SyncedObject: Hashable, Sendable {
     /// Attributes and to-one relationships, by name.
     public private(set) var attributes: [String: StampedValue] = [:]
     /// Counters, by attribute name.
@@ -152,5 +152,31 @@ public struct SyncedObject: Hashable, Sendable, Codable {
         guard let a else { return b }
         guard let b else { return a }
         return max(a, b)
+    }
+}
+
+extension SyncedObject: Codable {
+    private enum Key: String, CodingKey {
+        case attributes, counters, sets, orders, deleted
+    }
+
+    /// Reads a state; each part may be left out (a change holds only what it touched).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        attributes = try container.decodeIfPresent([String: StampedValue].self, forKey: .attributes) ?? [:]
+        counters = try container.decodeIfPresent([String: SyncCounter].self, forKey: .counters) ?? [:]
+        sets = try container.decodeIfPresent([String: [String: MemberStamps]].self, forKey: .sets) ?? [:]
+        orders = try container.decodeIfPresent([String: StampedOrder].self, forKey: .orders) ?? [:]
+        deleted = try container.decodeIfPresent(SyncTimestamp.self, forKey: .deleted)
+    }
+
+    /// Writes the parts that hold something.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        if !attributes.isEmpty { try container.encode(attributes, forKey: .attributes) }
+        if !counters.isEmpty { try container.encode(counters, forKey: .counters) }
+        if !sets.isEmpty { try container.encode(sets, forKey: .sets) }
+        if !orders.isEmpty { try container.encode(orders, forKey: .orders) }
+        try container.encodeIfPresent(deleted, forKey: .deleted)
     }
 }
