@@ -95,7 +95,7 @@ struct PeopleRoutes: Sendable {
     /// importer: a person whose `personID` exists is updated, the others are created. Each item
     /// must give its `personID`. Answers the imported people.
     private func importPeople(_ request: Request) async throws -> Response {
-        let sources = try await RequestBody.decode([Person.ImportPayload].self, from: request)
+        let sources = try await RequestBody.decode([Person.ImportPayload].self, from: request, described: "a JSON array of people")
         if let index = sources.firstIndex(where: { $0.personID == nil }) {
             throw HTTPError(.badRequest, message: "item \(index) of the body is missing the field 'personID'")
         }

@@ -10,8 +10,9 @@ enum RequestBody {
     /// The largest body a request may carry.
     static let maximumSize = 1 << 20
 
-    /// The body of `request` as a `T`.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
+    /// The body of `request` as a `T`; `described` says what the body must be when its JSON is
+    /// of another kind.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, described: String = "a JSON object") async throws -> T {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: maximumSize)
@@ -31,14 +32,9 @@ enum RequestBody {
             // An import payload's own error, which the error middleware answers.
             throw error
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            throw HTTPError(.badRequest, message: "the body must be \(Self.expected(T.self))")
+            throw HTTPError(.badRequest, message: "the body must be \(described)")
         } catch {
             throw HTTPError(.badRequest, message: "the body does not fit: \(error)")
         }
-    }
-
-    /// What a body of `type` is, in words.
-    private static func expected(_ type: Any.Type) -> String {
-        type is [Person.ImportPayload].Type ? "a JSON array of people" : "a JSON object"
     }
 }
