@@ -45,6 +45,7 @@ public enum ModelJSONSchemas {
           ]
         },
         "doc": {"type": "string", "description": "Documentation: becomes the doc comment of the generated model enum. Not part of the lock."},
+        "openAPI": {"type": "boolean", "description": "Whether the generated code holds the current version's OpenAPI document as <Model>.openAPIDocument (strata openapi writes it either way)."},
         "configurations": {
           "description": "Configuration name → the entities of the current version its storage holds; a hierarchy is listed whole.",
           "type": "object",

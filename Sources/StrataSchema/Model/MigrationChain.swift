@@ -88,6 +88,9 @@ public struct ModelManifest: Hashable, Sendable {
     public var configurations: [Configuration]
     /// The `doc:` text, the generated model enum's documentation.
     public var doc: String?
+    /// `openAPI: true`: the generated code holds the current version's OpenAPI document
+    /// (`<Model>.openAPIDocument`); off by default, as a large model's document is large.
+    public var openAPI = false
 
     /// Creates a manifest.
     public init(name: String, file: String, chain: MigrationChain, configurations: [Configuration] = []) {

@@ -1,6 +1,6 @@
 /// Reads `model.yml`: the model's name, its migration chain and its configurations.
 struct ManifestParser {
-    static let keys = ["model", "migrationChain", "configurations", "doc"]
+    static let keys = ["model", "migrationChain", "configurations", "doc", "openAPI"]
 
     var diagnostics = Diagnostics()
 
@@ -21,6 +21,7 @@ struct ManifestParser {
         guard let name, let chain else { return nil }
         var manifest = ModelManifest(name: name.value, file: file, chain: chain, configurations: configurations)
         manifest.doc = fields.string("doc", diagnostics: &diagnostics)?.value
+        manifest.openAPI = fields.bool("openAPI", diagnostics: &diagnostics)
         return manifest
     }
 
