@@ -161,18 +161,8 @@ struct PatchTests {
     /// Random values of every attribute type, sent as a create body made from a snapshot's JSON:
     /// the object created holds them exactly, on the backend under test.
     @Test func everyAttributeTypeArrivesExactly() async throws {
-        let stack = DataStack(Exact.schemaHistory)
-        try stack.addStorageAndWait(freshStore())
-        let written = WireSnapshotTests.wireSafeValues()
-        try await stack.perform { transaction in
-            for values in written { values.apply(to: transaction.create(Into<Sample>())) }
-        }
-        let snapshots = try stack.fetchAll(From<Sample>().orderBy(.ascending(\.key))).map(Sample.Snapshot.init)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let snapshots = try await WireSnapshotTests.storedSamples()
+        let (encoder, decoder) = WireSnapshotTests.exactCoders()
         // The snapshot's own text, but for its ID (JSONSerialization would round its numbers).
         let bodies = try snapshots.map { snapshot -> Data in
             let text = String(decoding: try encoder.encode(snapshot), as: UTF8.self)

@@ -107,19 +107,9 @@ struct WireSnapshotTests {
     /// JSON and back: equal, and written again byte for byte. Non-finite floats travel as text
     /// (the coders' strategy); a Decimal NaN has no JSON form and is left out of the samples.
     @Test func everyAttributeTypeRoundTripsExactly() async throws {
-        let stack = DataStack(Exact.schemaHistory)
-        try stack.addStorageAndWait(freshStore())
-        let written = Self.wireSafeValues()
-        try await stack.perform { transaction in
-            for values in written { values.apply(to: transaction.create(Into<Sample>())) }
-        }
-        let snapshots = try stack.fetchAll(From<Sample>().orderBy(.ascending(\.key))).map(Sample.Snapshot.init)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        #expect(snapshots.count == written.count)
+        let snapshots = try await Self.storedSamples()
+        let (encoder, decoder) = Self.exactCoders()
+        #expect(snapshots.count == Self.wireSafeValues().count)
         for snapshot in snapshots {
             let json = try encoder.encode(snapshot)
             let decoded = try decoder.decode(Sample.Snapshot.self, from: json)
@@ -135,6 +125,28 @@ struct WireSnapshotTests {
                 #expect(differing.isEmpty, "sample \(snapshot.key): \(differing)")
             }
         }
+    }
+
+    /// The wire-safe random samples, stored through a new stack on the backend under test and
+    /// read back as snapshots, by key.
+    static func storedSamples() async throws -> [Sample.Snapshot] {
+        let stack = DataStack(Exact.schemaHistory)
+        try stack.addStorageAndWait(freshStore())
+        let written = wireSafeValues()
+        try await stack.perform { transaction in
+            for values in written { values.apply(to: transaction.create(Into<Sample>())) }
+        }
+        return try stack.fetchAll(From<Sample>().orderBy(.ascending(\.key))).map(Sample.Snapshot.init)
+    }
+
+    /// Coders that keep every value: keys sorted, non-finite floats as `"inf"`, `"-inf"`, `"nan"`.
+    static func exactCoders() -> (JSONEncoder, JSONDecoder) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return (encoder, decoder)
     }
 
     /// The random samples, but for what JSON or PostgreSQL cannot hold: a Decimal NaN (no JSON

@@ -221,11 +221,11 @@ public struct Patch<Entity: StrataObject>: Decodable, Sendable {
     }
 }
 
-/// A value of an attribute's type, held as `Any`.
-///
-/// Sendable by hand: a patch holds only values decoded as, or assigned from, the types of the
-/// entity's attributes, and every attribute type is `Sendable` (the generated `Snapshot`, a
-/// `Sendable` struct, holds each of them and would not compile otherwise).
+/// A value of an attribute's type (or a relationship's ID), held as `Any`.
+// Sound: a patch holds only values decoded as, or assigned through a key path from, the types of
+// the entity's attributes (and `Hashable & Sendable` IDs, by `setID`'s signature), and every
+// attribute type is `Sendable`: the generated `Snapshot`, a `Sendable` struct, holds each of them
+// and would not compile otherwise. The value is never mutated after it is stored.
 struct AttributeValue: @unchecked Sendable {
     let value: Any
 

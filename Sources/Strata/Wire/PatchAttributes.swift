@@ -5,10 +5,11 @@ import Synchronization
 /// relationship of its lineage by name, with its key path and Swift type, found from what the
 /// generated class already declares (its observed columns and their names). Made once per class.
 struct PatchAttributes: Sendable {
-    /// One attribute.
+    /// One attribute or to-one relationship.
+    // Sound: every member is a `let`; a key path is an immutable value that nothing mutates after
+    // it is made (`AnyKeyPath` is not marked `Sendable` in the standard library), and metatypes
+    // are `Sendable`.
     struct Attribute: @unchecked Sendable {
-        // Sendable by hand: key paths are immutable values, and `AnyKeyPath` is not yet marked
-        // `Sendable` in the standard library.
         let name: String
         let keyPath: AnyKeyPath
         /// The property's type (`String?` for an optional attribute).
