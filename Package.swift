@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "StrataConvert", targets: ["StrataConvert"]),
         .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
         .library(name: "StrataTelemetry", targets: ["StrataTelemetry"]),
+        .library(name: "StrataSyncServer", targets: ["StrataSyncServer"]),
+        .library(name: "StrataCloud", targets: ["StrataCloud"]),
     ],
     // PostgreSQL is a trait: an app asks for it on its dependency line,
     // `.package(url: ..., from: ..., traits: ["PostgreSQL"])`, and only then do postgres-nio,
@@ -90,6 +92,22 @@ let package = Package(
         .target(
             name: "StrataSyncCore",
             dependencies: []
+        ),
+        // What a synced device and a sync server share: stamping commits, merging and applying
+        // changes. Not a product: StrataCloud and StrataSyncServer bring it.
+        .target(
+            name: "StrataSyncEngine",
+            dependencies: ["Strata", "StrataSyncCore"]
+        ),
+        // The device half of sync: a SQLite store that syncs with the app's server over URLSession.
+        .target(
+            name: "StrataCloud",
+            dependencies: ["Strata", "StrataSyncCore", "StrataSyncEngine"]
+        ),
+        // The server half of sync: answers devices' pushes and pulls as bytes in, bytes out.
+        .target(
+            name: "StrataSyncServer",
+            dependencies: ["Strata", "StrataSyncCore", "StrataSyncEngine"]
         ),
         .target(
             name: "StrataSchema",
@@ -180,6 +198,13 @@ let package = Package(
         .testTarget(
             name: "StrataSyncCoreTests",
             dependencies: ["StrataSyncCore", "StrataTestSupport"]
+        ),
+        .testTarget(
+            name: "StrataSyncTests",
+            dependencies: ["Strata", "StrataCloud", "StrataSyncServer", "StrataSyncEngine", "StrataSyncCore", "StrataTestSupport",
+                           .target(name: "StrataPostgres", condition: postgreSQL)],
+            exclude: ["Models"],
+            plugins: ["StrataPlugin"]
         ),
         .testTarget(
             name: "StrataCLITests",

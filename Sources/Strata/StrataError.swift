@@ -100,6 +100,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stack was closed with ``DataStack/close()``, so it takes no more work: nothing was
     /// read or saved. `model` names the stack's model.
     case stackClosed(model: String)
+    /// Syncing a store with its server failed: `reason` says why (the server's words when it
+    /// refused a request). Local commits are kept; the next sync tries again.
+    case syncFailed(String)
 
     /// One sentence saying what happened and what to do.
     public var description: String {
@@ -197,6 +200,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .stackClosed(let model):
             return "the stack of model '\(model)' was closed, so it takes no more work and nothing was done; "
                 + "add the storage to a new DataStack to use the store again"
+        case .syncFailed(let reason):
+            return "sync failed: \(reason)"
         }
     }
 }

@@ -20,6 +20,10 @@ public enum SyncLimits {
     public static let changesPerPush = 1_000
     /// The most changes one pull may ask for.
     public static let changesPerPull = 5_000
+    /// The longest a pull may wait for a change, in milliseconds.
+    public static let longestWait = 30_000
+    /// The most bytes a request's body may hold.
+    public static let requestBytes = 8 << 20
 }
 
 /// One object's change: its entity, its global ID, and the state the change carries.
@@ -83,12 +87,18 @@ public struct PushResponse: Codable, Hashable, Sendable {
     public var applied: Int64
     /// The server's latest clock reading, which the client's clock receives.
     public var clock: SyncTimestamp
+    /// The content's epoch: a new one when the server removed the content and started it again.
+    public var epoch: String
+    /// The account the request's token belongs to.
+    public var account: String
 
     /// An answer saying `applied`.
-    public init(applied: Int64, clock: SyncTimestamp) {
+    public init(applied: Int64, clock: SyncTimestamp, epoch: String, account: String) {
         self.format = SyncFormat.current
         self.applied = applied
         self.clock = clock
+        self.epoch = epoch
+        self.account = account
     }
 }
 
@@ -106,15 +116,19 @@ public struct PullRequest: Codable, Hashable, Sendable {
     public var after: Int64
     /// The most changes to answer with.
     public var limit: Int
+    /// When nothing is logged after `after`, how long the server may wait for a change before it
+    /// answers with none, in milliseconds (a live pull); nil or 0 answers at once.
+    public var wait: Int?
 
     /// A pull in the current format.
-    public init(client: String, model: String, version: String, after: Int64, limit: Int) {
+    public init(client: String, model: String, version: String, after: Int64, limit: Int, wait: Int? = nil) {
         self.format = SyncFormat.current
         self.client = client
         self.model = model
         self.version = version
         self.after = after
         self.limit = limit
+        self.wait = wait
     }
 
     /// Throws the first thing wrong with the request that the JSON's types do not say.
@@ -123,6 +137,9 @@ public struct PullRequest: Codable, Hashable, Sendable {
         guard after >= 0 else { throw SyncProtocolError("the field 'after' must be at least 0, not \(after)") }
         guard (1...SyncLimits.changesPerPull).contains(limit) else {
             throw SyncProtocolError("the field 'limit' must be from 1 to \(SyncLimits.changesPerPull), not \(limit)")
+        }
+        if let wait, !(0...SyncLimits.longestWait).contains(wait) {
+            throw SyncProtocolError("the field 'wait' must be from 0 to \(SyncLimits.longestWait) milliseconds, not \(wait)")
         }
     }
 }
@@ -153,14 +170,20 @@ public struct PullResponse: Codable, Hashable, Sendable {
     public var remaining: Int64
     /// The server's latest clock reading.
     public var clock: SyncTimestamp
+    /// The content's epoch (see ``PushResponse/epoch``).
+    public var epoch: String
+    /// The account the request's token belongs to.
+    public var account: String
 
     /// A page of `entries`.
-    public init(entries: [Entry], checkpoint: Int64, remaining: Int64, clock: SyncTimestamp) {
+    public init(entries: [Entry], checkpoint: Int64, remaining: Int64, clock: SyncTimestamp, epoch: String, account: String) {
         self.format = SyncFormat.current
         self.entries = entries
         self.checkpoint = checkpoint
         self.remaining = remaining
         self.clock = clock
+        self.epoch = epoch
+        self.account = account
     }
 }
 

@@ -27,9 +27,9 @@ struct SyncMessageTests {
         var state = SyncedObject()
         state.delete(at: clock)
         let page = PullResponse(entries: [.init(sequence: 9, change: SyncChange(entity: "Dog", id: Self.dog, state: state))],
-                                checkpoint: 9, remaining: 120, clock: clock)
+                                checkpoint: 9, remaining: 120, clock: clock, epoch: "e1", account: "alice")
         #expect(try JSONDecoder().decode(PullResponse.self, from: JSONEncoder().encode(page)) == page)
-        #expect(try JSONDecoder().decode(PushResponse.self, from: JSONEncoder().encode(PushResponse(applied: 4, clock: clock))).applied == 4)
+        #expect(try JSONDecoder().decode(PushResponse.self, from: JSONEncoder().encode(PushResponse(applied: 4, clock: clock, epoch: "e1", account: "alice"))).applied == 4)
     }
 
     @Test func everyRefusalSaysWhy() {
@@ -48,6 +48,8 @@ struct SyncMessageTests {
              "the field 'after' must be at least 0, not -1"),
             ({ () throws(SyncProtocolError) in try PullRequest(client: "c", model: "M", version: "V1", after: 0, limit: 0).validate() },
              "the field 'limit' must be from 1 to 5000, not 0"),
+            ({ () throws(SyncProtocolError) in try PullRequest(client: "c", model: "M", version: "V1", after: 0, limit: 5, wait: 30_001).validate() },
+             "the field 'wait' must be from 0 to 30000 milliseconds, not 30001"),
         ]
         for (check, message) in cases {
             #expect(throws: SyncProtocolError(message)) { try check() }

@@ -263,10 +263,12 @@ extension ObjectContext {
     /// Writes everything and commits; on any failure rolls back entirely and throws.
     func commit() throws(StrataError) -> CommitSummary {
         let summary: CommitSummary
+        var hooks: [any CommitHook] = []
         do {
             try validate()
             try flush(forCommit: true)
             try persistSequences()
+            hooks = try runCommitHooks()
             summary = summarize()
             // Each store counts a commit that changed something inside it; the COMMITs run under
             // the stack's commit log, which then holds each storage's part, so readers can tell
@@ -293,6 +295,7 @@ extension ObjectContext {
             throw Self.translate(error)
         }
         log = ChangeLog()
+        for hook in hooks { hook.didCommit() }
         for object in created { object.isInserted = false }
         created.removeAll()
         touchedTables.removeAll()

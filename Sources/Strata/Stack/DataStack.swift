@@ -55,6 +55,9 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
         if writer.isOnQueue { throw .synchronousPerformInsideTransaction }
         try core.lifecycle.admit()
         defer { core.lifecycle.finish() }
+        if let wrapper = storage as? any StorageWrapper {
+            throw .syncFailed("\(wrapper) starts work of its own once open, so add it with 'try await stack.addStorage(storage)', not addStorageAndWait; nothing was added")
+        }
         let policy = StoreOpener.MigrationPolicy(isSynchronous: true, progress: nil)
         let result: Result<Void, StrataError> = writer.first.queue.sync { Result { () throws(StrataError) in try self.open(storage, policy: policy) } }
         try result.get()
@@ -77,17 +80,20 @@ public final class DataStack: Sendable, CustomDebugStringConvertible {
         try core.lifecycle.admit()
         defer { core.lifecycle.finish() }
         let policy = StoreOpener.MigrationPolicy(isSynchronous: false, progress: progress)
+        let wrapper = storage as? any StorageWrapper
+        let opened: any StorageInterface = wrapper?.underlyingStorage ?? storage
         let result: Result<Void, StrataError> = await withCheckedContinuation { continuation in
             writer.first.queue.async {
-                continuation.resume(returning: Result { () throws(StrataError) in try self.open(storage, policy: policy) })
+                continuation.resume(returning: Result { () throws(StrataError) in try self.open(opened, policy: policy) })
             }
         }
         try result.get()
+        try await wrapper?.didAdd(to: self)
         return storage
     }
 
     /// Opens a storage on the writer queue.
-    private func open(_ storage: some StorageInterface, policy: StoreOpener.MigrationPolicy) throws(StrataError) {
+    private func open(_ storage: any StorageInterface, policy: StoreOpener.MigrationPolicy) throws(StrataError) {
         let configuration = storage.configuration ?? "Default"
         guard let entities = core.entities(ofConfiguration: configuration) else {
             throw .unknownConfiguration(configuration, available: core.configurationNames)

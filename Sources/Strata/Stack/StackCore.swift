@@ -66,6 +66,8 @@ final class StackCore: Sendable {
     /// Each storage's commit count as this stack last knew it: a store whose count differs
     /// was written by another stack or process, whose row ids this stack must not hand out.
     private let knownCommitCounts = Mutex<[Int32: Int64]>([:])
+    /// The code each storage's commits run before `COMMIT` (a synced storage's), by storage index.
+    let commitHooks = Mutex<[Int32: any CommitHook]>([:])
 
     struct TableKey: Hashable {
         let storage: Int32

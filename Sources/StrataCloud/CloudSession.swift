@@ -1,0 +1,250 @@
+import Foundation
+import Strata
+import StrataSyncCore
+import StrataSyncEngine
+
+/// The exchanges of one ``CloudStore`` with its server: pulls, then pushes, one exchange at a
+/// time; and, unless the store syncs only when asked, a loop that keeps a live pull open, pushes
+/// after each local commit, and backs off while the server does not answer.
+actor CloudSession {
+    /// The most objects one pull page brings (each page is one commit).
+    static let pageSize = 1_000
+    /// How long a live pull waits on the server for a change.
+    static let liveWait = 25_000
+
+    let engine: SyncEngine
+    let endpoint: URL
+    let transport: any CloudTransport
+    let client: String
+    let emit: @Sendable (CloudStoreEvent) -> Void
+    private var token: String?
+    private var running: Task<(pushed: Int, pulled: Int), any Error>?
+    private var loop: Task<Void, Never>?
+    private var pushScheduled = false
+    /// Whether the next answer's account is announced as added.
+    private var announcesAccount = false
+
+    init(engine: SyncEngine, endpoint: URL, transport: any CloudTransport, client: String, token: String?,
+         emit: @escaping @Sendable (CloudStoreEvent) -> Void) {
+        self.engine = engine
+        self.endpoint = endpoint
+        self.transport = transport
+        self.client = client
+        self.token = token
+        self.emit = emit
+    }
+
+    /// Changes the token requests carry (nil: none are sent); with `announcing`, the account of
+    /// the next answer is announced as added.
+    func setToken(_ token: String?, announcing: Bool) {
+        self.token = token
+        announcesAccount = announcing
+    }
+
+    /// Pulls what the server holds after the checkpoint, then pushes every waiting change; after
+    /// the exchanges already running. Returns what moved.
+    func sync() async throws -> (pushed: Int, pulled: Int) {
+        let previous = running
+        let task = Task { () async throws -> (pushed: Int, pulled: Int) in
+            _ = try? await previous?.value
+            return try await self.exchange()
+        }
+        running = task
+        let result = try await task.value
+        emit(.synced(pushed: result.pushed, pulled: result.pulled))
+        return result
+    }
+
+    private func exchange() async throws -> (pushed: Int, pulled: Int) {
+        guard token != nil else { throw StrataError.syncFailed("the store has no account; set CloudStore.account to sync") }
+        let pulled = try await pullAll(wait: nil)
+        let pushed = try await pushAll()
+        return (pushed, pulled)
+    }
+
+    // MARK: The loop
+
+    /// Starts syncing by itself: now, after each local commit, and whenever the server has news.
+    func startLoop() {
+        guard loop == nil else { return }
+        loop = Task { await self.runLoop() }
+    }
+
+    /// Stops syncing by itself; requests under way end.
+    func stopLoop() {
+        loop?.cancel()
+        loop = nil
+    }
+
+    /// A local commit recorded changes: push them soon (one push for a run of commits).
+    func commitRecorded() {
+        guard loop != nil, !pushScheduled else { return }
+        pushScheduled = true
+        Task {
+            await self.pushSoon()
+        }
+    }
+
+    private func pushSoon() async {
+        pushScheduled = false
+        do {
+            _ = try await sync()
+        } catch {
+            emit(.failed(Self.strataError(error)))
+        }
+    }
+
+    private func runLoop() async {
+        var delay = Duration.milliseconds(250)
+        while !Task.isCancelled {
+            do {
+                _ = try await sync()
+                while !Task.isCancelled {
+                    if try await pullAll(wait: Self.liveWait) > 0 { emit(.synced(pushed: 0, pulled: 1)) }
+                    delay = .milliseconds(250)
+                }
+            } catch {
+                if Task.isCancelled { return }
+                emit(.failed(Self.strataError(error)))
+                try? await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(30))
+            }
+        }
+    }
+
+    static func strataError(_ error: any Error) -> StrataError {
+        (error as? StrataError) ?? .syncFailed("\(error)")
+    }
+
+    // MARK: Pulls
+
+    /// Pulls and applies pages until none remain; the first request may wait for news. Returns
+    /// how many objects changed here.
+    @discardableResult
+    func pullAll(wait: Int?) async throws -> Int {
+        var checkpoint = try await engine.withMeta { try $0.value("checkpoint").flatMap(Int64.init) ?? 0 }
+        var initial = checkpoint == 0
+        var imported = 0
+        var changed = 0
+        var wait = wait
+        while true {
+            let request = PullRequest(client: client, model: engine.stack.schemaHistory.modelName, version: engine.stack.schemaHistory.currentVersion.name,
+                                      after: checkpoint, limit: Self.pageSize, wait: wait)
+            let page: PullResponse = try await send(request, to: "pull", timeout: .milliseconds((wait ?? 0) + 30_000))
+            wait = nil
+            if try await settleIdentity(account: page.account, epoch: page.epoch) {
+                checkpoint = 0
+                initial = true
+                imported = 0
+                continue
+            }
+            guard !page.entries.isEmpty else { return changed }
+            if initial, page.remaining == 0 { emit(.initialImportWillFinish) }
+            changed += try await engine.applyPage(page)
+            checkpoint = page.checkpoint
+            if initial {
+                imported += page.entries.count
+                emit(.initialImportProgress(imported: imported, total: imported + Int(page.remaining)))
+            }
+            if page.remaining == 0 {
+                if initial { emit(.initialImportDidFinish) }
+                return changed
+            }
+        }
+    }
+
+    // MARK: Pushes
+
+    /// Pushes batches until none wait; returns how many changes went.
+    @discardableResult
+    func pushAll() async throws -> Int {
+        var pushed = 0
+        while let batch = try await engine.nextBatch(limit: SyncLimits.changesPerPush) {
+            let request = PushRequest(client: client, model: engine.stack.schemaHistory.modelName,
+                                      version: engine.stack.schemaHistory.currentVersion.name, batch: batch.number, changes: batch.changes)
+            let answer: PushResponse = try await send(request, to: "push", timeout: .seconds(60))
+            engine.receive(answer.clock)
+            if try await settleIdentity(account: answer.account, epoch: answer.epoch) { continue }
+            guard answer.applied >= batch.number else {
+                throw StrataError.syncFailed("the server applied batch \(answer.applied) of this device, not batch \(batch.number); the batch is kept")
+            }
+            try await engine.acknowledge(through: batch.number)
+            pushed += batch.changes.count
+        }
+        return pushed
+    }
+
+    // MARK: Account and content
+
+    /// Compares the account and epoch a server answered with to those the store synced with
+    /// before. Another account's objects, or a removed content, are erased (with their events);
+    /// returns whether they were, so the caller starts again.
+    private func settleIdentity(account: String, epoch: String) async throws -> Bool {
+        let known = try await engine.withMeta { meta in (try meta.value("account"), try meta.value("epoch")) }
+        if let knownAccount = known.0, knownAccount != account {
+            emit(.accountWillRemove)
+            try await engine.removeContent()
+            emit(.accountDidRemove)
+            emit(.accountWillAdd)
+            try await remember(account: account, epoch: epoch)
+            announcesAccount = false
+            emit(.accountDidAdd(account: account))
+            return true
+        }
+        if let knownEpoch = known.1, knownEpoch != epoch {
+            emit(.contentWillRemove)
+            try await engine.removeContent()
+            try await remember(account: account, epoch: epoch)
+            emit(.contentDidRemove)
+            return true
+        }
+        if known.0 == nil || known.1 == nil { try await remember(account: account, epoch: epoch) }
+        if announcesAccount {
+            announcesAccount = false
+            emit(.accountDidAdd(account: account))
+        }
+        return false
+    }
+
+    private func remember(account: String, epoch: String) async throws {
+        try await engine.withMeta { meta in
+            try meta.set("account", to: account)
+            try meta.set("epoch", to: epoch)
+        }
+    }
+
+    /// The store was signed out: with `erasing`, its synced objects and sync state go (the
+    /// next account starts fresh); without, they stay, and are erased only when another account
+    /// than theirs signs in.
+    func signedOut(erasing: Bool) async throws {
+        token = nil
+        announcesAccount = false
+        if erasing { try await engine.removeContent() }
+    }
+
+    /// Whether the store has synced with an account before (and kept its objects).
+    func knowsAccount() async throws -> Bool {
+        try await engine.withMeta { try $0.value("account") } != nil
+    }
+
+    // MARK: Requests
+
+    private func send<Request: Encodable, Answer: Decodable>(_ request: Request, to operation: String, timeout: Duration) async throws -> Answer {
+        guard let token else { throw StrataError.syncFailed("the store has no account; set CloudStore.account to sync") }
+        let body = try JSONEncoder().encode(request)
+        let (status, data) = try await transport.post(endpoint.appendingPathComponent(operation), body: body, token: token, timeout: timeout)
+        guard status == 200 else {
+            let message = (try? JSONDecoder().decode(ServerRefusal.self, from: data))?.error ?? String(decoding: data.prefix(500), as: UTF8.self)
+            throw StrataError.syncFailed("the server answered \(status) to a \(operation): \(message)")
+        }
+        do {
+            return try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            throw StrataError.syncFailed("the server's answer to a \(operation) could not be read: \(error)")
+        }
+    }
+
+    private struct ServerRefusal: Decodable {
+        let error: String
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Strata
+import StrataSyncCore
+
+/// One row of `strata_sync_objects`: a synced object's global ID, where its row is, and its state.
+struct SyncRecord: Sendable {
+    var gid: GlobalID
+    var entity: String
+    var table: String
+    /// The object's row; nil once it is deleted.
+    var rowID: Int64?
+    /// The account it belongs to, for an entity with an owner.
+    var owner: String?
+    /// On a server, the sequence number of its last change.
+    var sequence: Int64
+    var state: SyncedObject
+    /// On a client, its changes not yet pushed.
+    var pending: SyncedObject?
+    /// On a client, when it first had changes not yet pushed (pushes go in this order).
+    var pendingOrder: Int64?
+    /// Whether its state names objects this node does not have yet.
+    var unresolved: Bool
+
+    init(gid: GlobalID, entity: String, table: String, rowID: Int64?) {
+        self.gid = gid
+        self.entity = entity
+        self.table = table
+        self.rowID = rowID
+        owner = nil
+        sequence = 0
+        state = SyncedObject()
+        pending = nil
+        pendingOrder = nil
+        unresolved = false
+    }
+}
+
+/// Reading and writing ``SyncRecord``s on one connection, inside its transaction.
+struct SyncRecords {
+    let connection: any DatabaseConnection
+    let encoder = JSONEncoder()
+    let decoder = JSONDecoder()
+
+    private static let columns = "gid, entity, table_name, row_id, owner, sequence, state, pending, pending_order, unresolved"
+
+    /// The record of an object, by its global ID.
+    func record(_ gid: GlobalID) throws(StrataError) -> SyncRecord? {
+        let statement = try connection.cachedStatement("SELECT \(Self.columns) FROM \(SyncTables.objects) WHERE gid = ?")
+        defer { statement.reset() }
+        statement.bind(gid.text, at: 1)
+        guard try statement.step() else { return nil }
+        return try read(statement.row)
+    }
+
+    /// The record of the object stored in `table` with `rowID`.
+    func record(table: String, rowID: Int64) throws(StrataError) -> SyncRecord? {
+        let statement = try connection.cachedStatement("SELECT \(Self.columns) FROM \(SyncTables.objects) WHERE table_name = ? AND row_id = ?")
+        defer { statement.reset() }
+        statement.bind(table, at: 1)
+        statement.bind(rowID, at: 2)
+        guard try statement.step() else { return nil }
+        return try read(statement.row)
+    }
+
+    /// The global ID of the object stored in `table` with `rowID`.
+    func gid(table: String, rowID: Int64) throws(StrataError) -> GlobalID? {
+        let statement = try connection.cachedStatement("SELECT gid FROM \(SyncTables.objects) WHERE table_name = ? AND row_id = ?")
+        defer { statement.reset() }
+        statement.bind(table, at: 1)
+        statement.bind(rowID, at: 2)
+        guard try statement.step() else { return nil }
+        return GlobalID(statement.row.string(0))
+    }
+
+    /// Where the object with a global ID is stored: its entity and row; nil when this node has
+    /// no row for it (unknown, or deleted).
+    func row(of gid: GlobalID) throws(StrataError) -> (entity: String, rowID: Int64)? {
+        let statement = try connection.cachedStatement("SELECT entity, row_id FROM \(SyncTables.objects) WHERE gid = ? AND row_id IS NOT NULL")
+        defer { statement.reset() }
+        statement.bind(gid.text, at: 1)
+        guard try statement.step() else { return nil }
+        return (statement.row.string(0), statement.row.int64(1))
+    }
+
+    /// Writes a record, replacing the one with its global ID.
+    func save(_ record: SyncRecord) throws(StrataError) {
+        let statement = try connection.cachedStatement(
+            "INSERT INTO \(SyncTables.objects) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (gid) DO UPDATE SET "
+            + "entity = excluded.entity, table_name = excluded.table_name, row_id = excluded.row_id, owner = excluded.owner, "
+            + "sequence = excluded.sequence, state = excluded.state, pending = excluded.pending, pending_order = excluded.pending_order, "
+            + "unresolved = excluded.unresolved")
+        defer { statement.reset() }
+        statement.bind(record.gid.text, at: 1)
+        statement.bind(record.entity, at: 2)
+        statement.bind(record.table, at: 3)
+        statement.bind(record.rowID.map(SQLValue.integer) ?? .null, at: 4)
+        statement.bind(record.owner.map(SQLValue.text) ?? .null, at: 5)
+        statement.bind(record.sequence, at: 6)
+        statement.bind(try encode(record.state), at: 7)
+        statement.bind(try record.pending.map { state throws(StrataError) in SQLValue.text(try encode(state)) } ?? .null, at: 8)
+        statement.bind(record.pendingOrder.map(SQLValue.integer) ?? .null, at: 9)
+        statement.bind(Int64(record.unresolved ? 1 : 0), at: 10)
+        try statement.step()
+    }
+
+    /// Notes that `gid` waits for `awaited` to arrive.
+    func wait(_ gid: GlobalID, for awaited: GlobalID) throws(StrataError) {
+        let statement = try connection.cachedStatement(
+            "INSERT INTO \(SyncTables.waiting) (awaited, gid) VALUES (?, ?) ON CONFLICT (awaited, gid) DO NOTHING")
+        defer { statement.reset() }
+        statement.bind(awaited.text, at: 1)
+        statement.bind(gid.text, at: 2)
+        try statement.step()
+    }
+
+    /// The objects that waited for `awaited`, no longer waiting.
+    func takeWaiting(for awaited: GlobalID) throws(StrataError) -> [GlobalID] {
+        let statement = try connection.cachedStatement("DELETE FROM \(SyncTables.waiting) WHERE awaited = ? RETURNING gid")
+        defer { statement.reset() }
+        statement.bind(awaited.text, at: 1)
+        var waiting: [GlobalID] = []
+        while try statement.step() {
+            if let gid = GlobalID(statement.row.string(0)) { waiting.append(gid) }
+        }
+        return waiting
+    }
+
+    func encode(_ state: SyncedObject) throws(StrataError) -> String {
+        do {
+            return String(decoding: try encoder.encode(state), as: UTF8.self)
+        } catch {
+            throw .syncFailed("a sync state could not be written: \(error)")
+        }
+    }
+
+    func decode(_ text: String) throws(StrataError) -> SyncedObject {
+        do {
+            return try decoder.decode(SyncedObject.self, from: Data(text.utf8))
+        } catch {
+            throw .syncFailed("a sync state could not be read: \(error)")
+        }
+    }
+
+    private func read(_ row: DatabaseRow) throws(StrataError) -> SyncRecord {
+        guard let gid = GlobalID(row.string(0)) else { throw .syncFailed("a sync record holds the malformed global ID '\(row.string(0))'") }
+        var record = SyncRecord(gid: gid, entity: row.string(1), table: row.string(2), rowID: row.isNull(3) ? nil : row.int64(3))
+        record.owner = row.isNull(4) ? nil : row.string(4)
+        record.sequence = row.int64(5)
+        record.state = try decode(row.string(6))
+        record.pending = row.isNull(7) ? nil : try decode(row.string(7))
+        record.pendingOrder = row.isNull(8) ? nil : row.int64(8)
+        record.unresolved = row.int64(9) != 0
+        return record
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Strata
+import StrataSyncCore
+import StrataSyncEngine
+
+/// Pulls: a page of the objects changed after the client's checkpoint, in log order, each with its
+/// whole state, so an object changed many times travels once. An account sees the objects it
+/// owns and those of entities without an owner.
+extension SyncServer {
+    func pull(_ request: PullRequest, account: String) async throws -> SyncHTTPResponse {
+        do { try request.validate() } catch { throw Refusal(status: 400, message: error.description) }
+        try checkModel(request.model, request.version)
+        let generation = signal.generation
+        var page = try await readPage(after: request.after, limit: request.limit, account: account)
+        if page.entries.isEmpty, let wait = request.wait, wait > 0 {
+            await signal.wait(since: generation, timeout: .milliseconds(wait))
+            page = try await readPage(after: request.after, limit: request.limit, account: account)
+        }
+        return .json(page)
+    }
+
+    /// The page of changes after `after` that `account` may see.
+    func readPage(after: Int64, limit: Int, account: String) async throws -> PullResponse {
+        let engine = self.engine
+        let epoch = try await self.epoch()
+        let (entries, remaining) = try await stack.perform { transaction -> ([PullResponse.Entry], Int64) in
+            let connection = try transaction.syncConnection(configuration: engine.configuration)
+            // A new device (after 0) needs no deleted objects: it never had them.
+            let live = after == 0 ? " AND row_id IS NOT NULL" : ""
+            let visible = " AND (owner IS NULL OR owner = ?)"
+            let statement = try connection.cachedStatement(
+                "SELECT gid, entity, state, sequence FROM strata_sync_objects WHERE sequence > ?" + visible + live + " ORDER BY sequence LIMIT ?")
+            statement.bind(after, at: 1)
+            statement.bind(account, at: 2)
+            statement.bind(Int64(limit), at: 3)
+            var entries: [PullResponse.Entry] = []
+            let decoder = JSONDecoder()
+            do {
+                defer { statement.reset() }
+                while try statement.step() {
+                    guard let gid = GlobalID(statement.row.string(0)) else { continue }
+                    let state = try decoder.decode(SyncedObject.self, from: Data(statement.row.string(2).utf8))
+                    entries.append(.init(sequence: statement.row.int64(3), change: SyncChange(entity: statement.row.string(1), id: gid, state: state)))
+                }
+            }
+            let checkpoint = entries.last?.sequence ?? after
+            let count = try connection.cachedStatement("SELECT count(*) FROM strata_sync_objects WHERE sequence > ?" + visible + live)
+            defer { count.reset() }
+            count.bind(checkpoint, at: 1)
+            count.bind(account, at: 2)
+            let remaining = try count.step() ? count.row.int64(0) : 0
+            return (entries, remaining)
+        }
+        return PullResponse(entries: entries, checkpoint: entries.last?.sequence ?? after, remaining: remaining, clock: engine.latestStamp, epoch: epoch, account: account)
+    }
+}
