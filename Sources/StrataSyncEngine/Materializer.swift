@@ -12,6 +12,11 @@ struct Materializer {
     /// The records, as they end, in the order they were first met.
     private(set) var finished: [SyncRecord] = []
     private var index: [GlobalID: Int] = [:]
+    /// Objects whose ordered one-to-many relationships are put in their state's order at the end:
+    /// those of the batch, and the destinations of the to-ones it set.
+    private var reorderTargets: Set<GlobalID> = []
+    /// The global IDs of the batch's rows, by table and row id (their records are saved at the end).
+    private var rows: [String: [Int64: GlobalID]] = [:]
 
     init(engine: SyncEngine, transaction: BaseDataTransaction, records: SyncRecords) {
         self.engine = engine
@@ -51,9 +56,16 @@ struct Materializer {
                 pending.append(waiting)
             }
         }
+        // Orders last: the members their to-ones gave are all in place now.
+        for gid in reorderTargets.sorted() {
+            guard let record = try finishedRecord(gid) ?? records.record(gid), let rowID = record.rowID,
+                  let object = try objects[gid] ?? transaction.syncObject(entity: record.entity, rowID: rowID) else { continue }
+            try reorder(object, record)
+        }
     }
 
     private mutating func keep(_ record: SyncRecord) {
+        if let rowID = record.rowID { rows[record.table, default: [:]][rowID] = record.gid }
         if let position = index[record.gid] {
             finished[position] = record
         } else {
@@ -94,8 +106,27 @@ struct Materializer {
         return object
     }
 
+    /// Puts the members of an object's ordered one-to-many relationships in its state's order
+    /// (members the order does not name follow, as they were).
+    private func reorder(_ object: StrataObject, _ record: SyncRecord) throws {
+        guard let entity = engine.model.entities[record.entity] else { return }
+        for toMany in entity.toMany where toMany.kind == .reorder {
+            guard let order = record.state.orders[toMany.name] else { continue }
+            let current = transaction.syncMembers(of: object, relationship: toMany.index)
+            var keys: [ObjectIdentifier: String] = [:]
+            for member in current {
+                let table = engine.model.entities[member.syncEntityName]?.table ?? ""
+                if let gid = try rows[table]?[member.syncRowID] ?? records.gid(table: table, rowID: member.syncRowID) {
+                    keys[ObjectIdentifier(member)] = gid.text
+                }
+            }
+            let sorted = SyncEngine.reordered(current, by: order.members) { keys[ObjectIdentifier($0)] ?? "" }
+            transaction.syncSetToMany(object, relationship: toMany.index, to: sorted)
+        }
+    }
+
     /// Sets an object's relationships from its record's state.
-    private func relate(_ object: StrataObject, _ record: inout SyncRecord, objects: inout [GlobalID: StrataObject]) throws {
+    private mutating func relate(_ object: StrataObject, _ record: inout SyncRecord, objects: inout [GlobalID: StrataObject]) throws {
         guard let entity = engine.model.entities[record.entity] else { return }
         var unresolved = false
         for toOne in entity.toOne {
@@ -106,6 +137,9 @@ struct Materializer {
             }
             let destination = try resolve(gid, objects: &objects)
             if destination == nil, try awaits(gid, record) { unresolved = true }
+            if destination != nil, engine.model.entities[toOne.destination]?.toMany.contains(where: { $0.kind == .reorder }) == true {
+                reorderTargets.insert(gid)
+            }
             transaction.syncSetToOne(object, relationship: toOne.index, to: destination)
         }
         for toMany in entity.toMany {
@@ -123,16 +157,7 @@ struct Materializer {
                 }
                 transaction.syncSetToMany(object, relationship: toMany.index, to: members)
             case .reorder:
-                guard let order = record.state.orders[toMany.name] else { continue }
-                let current = transaction.syncMembers(of: object, relationship: toMany.index)
-                var keys: [ObjectIdentifier: String] = [:]
-                for member in current {
-                    if let gid = try records.gid(table: engine.model.entities[member.syncEntityName]?.table ?? "", rowID: member.syncRowID) {
-                        keys[ObjectIdentifier(member)] = gid.text
-                    }
-                }
-                let sorted = SyncEngine.reordered(current, by: order.members) { keys[ObjectIdentifier($0)] ?? "" }
-                transaction.syncSetToMany(object, relationship: toMany.index, to: sorted)
+                reorderTargets.insert(record.gid)
             }
         }
         record.unresolved = unresolved
