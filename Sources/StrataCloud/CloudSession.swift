@@ -232,7 +232,15 @@ actor CloudSession {
     private func send<Request: Encodable, Answer: Decodable>(_ request: Request, to operation: String, timeout: Duration) async throws -> Answer {
         guard let token else { throw StrataError.syncFailed("the store has no account; set CloudStore.account to sync") }
         let body = try JSONEncoder().encode(request)
-        let (status, data) = try await transport.post(endpoint.appendingPathComponent(operation), body: body, token: token, timeout: timeout)
+        let status: Int
+        let data: Data
+        do {
+            (status, data) = try await transport.post(endpoint.appendingPathComponent(operation), body: body, token: token, timeout: timeout)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw StrataError.syncFailed("the server could not be reached for a \(operation): \(error)")
+        }
         guard status == 200 else {
             let message = (try? JSONDecoder().decode(ServerRefusal.self, from: data))?.error ?? String(decoding: data.prefix(500), as: UTF8.self)
             throw StrataError.syncFailed("the server answered \(status) to a \(operation): \(message)")
