@@ -62,3 +62,29 @@ struct SyncWorld {
         return (stack, store)
     }
 }
+
+extension SyncWorld {
+    /// Serves the sync server over HTTP on a loopback port, mounted at `/sync`.
+    func httpServer() throws -> LoopbackHTTPServer {
+        let server = self.server
+        return try LoopbackHTTPServer { request in
+            guard request.path.hasPrefix("/sync/") else {
+                return LoopbackHTTPServer.Response(status: 404, body: Array(#"{"error":"not found"}"#.utf8))
+            }
+            let answer = await server.respond(to: SyncHTTPRequest(method: request.method, path: String(request.path.dropFirst(5)),
+                                                                  authorization: request.headers["authorization"], body: request.body))
+            return LoopbackHTTPServer.Response(status: answer.status, contentType: answer.contentType, body: answer.body)
+        }
+    }
+
+    /// A device that reaches the server over HTTP through `URLSession`.
+    func httpDevice(_ http: LoopbackHTTPServer, account: String = "t-alice", options: CloudStorageOptions = [.syncOnlyWhenAsked],
+                    file: URL? = nil) async throws -> (stack: DataStack, store: CloudStore) {
+        let stack = DataStack(Planner.schemaHistory)
+        let url = file ?? TestFolders.url("device").appendingPathExtension("sqlite")
+        let store = CloudStore(fileURL: url, server: http.baseURL.appendingPathComponent("sync"), contentName: "Planner",
+                               account: .bearer(account), cloudStorageOptions: options)
+        try await stack.addStorage(store)
+        return (stack, store)
+    }
+}

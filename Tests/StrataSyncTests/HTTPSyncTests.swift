@@ -1,0 +1,44 @@
+import Foundation
+import Strata
+import StrataCloud
+import StrataTestSupport
+import Testing
+
+/// Devices that reach the server through `URLSession` over real HTTP on loopback.
+@Suite @MainActor struct HTTPSyncTests {
+    @Test func devicesSyncOverHTTP() async throws {
+        let world = try await SyncWorld.make()
+        let http = try world.httpServer()
+        defer { http.stop() }
+        let (phone, phoneStore) = try await world.httpDevice(http)
+        let (laptop, laptopStore) = try await world.httpDevice(http)
+        try await phone.perform { transaction in
+            transaction.create(Into<Board>()).title = "Over HTTP"
+        }
+        try await phoneStore.sync()
+        try await laptopStore.sync()
+        #expect(try laptop.fetchAll(From<Board>()).map(\.title) == ["Over HTTP"])
+    }
+
+    @Test func aServerCommitReachesALiveDevicesMonitor() async throws {
+        let world = try await SyncWorld.make()
+        let http = try world.httpServer()
+        defer { http.stop() }
+        let (phone, phoneStore) = try await world.httpDevice(http, options: [])
+        let events = EventReader(phoneStore)
+        // The live loop's first exchange.
+        _ = await events.read { if case .synced = $0 { return true } else { return false } }
+        let monitor = try phone.monitorList(From<Board>(), OrderBy<Board>(.ascending(\.title)))
+        var updates = monitor.updates.makeAsyncIterator()
+        try await world.serverStack.perform { transaction in
+            transaction.create(Into<Board>()).title = "From the server"
+        }
+        var titles: [String] = []
+        while try await updates.next(isolation: MainActor.shared) != nil {
+            titles = monitor.objects.map(\.title)
+            if !titles.isEmpty { break }
+        }
+        #expect(titles == ["From the server"])
+        phoneStore.account = nil
+    }
+}
