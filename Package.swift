@@ -138,7 +138,8 @@ let package = Package(
         // A child process the crash tests kill with SIGKILL; not a product.
         .executableTarget(
             name: "strata-crash-child",
-            dependencies: ["Strata", .target(name: "StrataPostgres", condition: postgreSQL), "StrataTesting", "CSQLite", "CMallocInfo"],
+            dependencies: ["Strata", .target(name: "StrataPostgres", condition: postgreSQL), "StrataTesting", "CSQLite", "CMallocInfo",
+                           "StrataCloud", "StrataSyncServer", "StrataTestSupport"],
             path: "Sources/StrataCrashChild",
             exclude: ["Models"],
             plugins: ["StrataPlugin"]

@@ -31,6 +31,10 @@ import StrataTesting
 //   strata-crash-child totals PATH        prints "BALANCE ENTRIES DISTINCT-IDS" of account A's ledger
 //   PATH is a SQLite file, or a PostgreSQL database's postgres:// URL for commit, monitor,
 //   prepare, increment and totals.
+//   strata-crash-child sync-server PATH PORT  serves the Tally content of PATH over HTTP, printing "serving PORT"
+//   strata-crash-child sync-device FILE URL ROUND  commits marks ROUND-N, printing "ack ROUND-N", pushing after each
+//   strata-crash-child sync-drain FILE URL  syncs the device FILE until nothing waits, printing "drained"
+//   strata-crash-child sync-names PATH    prints every mark's name, then "end"
 //   strata-crash-child check-ledger PATH  prints "INTEGRITY COMMITS LAST WHOLE": WHOLE is 1 when commits 1...LAST
 //                                          are each there with both entries and their tag, and the balances add up
 
@@ -170,6 +174,17 @@ case "totals":
     } catch {
         fail("\(error)")
     }
+case "sync-server":
+    guard arguments.count == 4, let port = Int(arguments[3]) else { fail("usage: strata-crash-child sync-server PATH PORT") }
+    do { try await SyncRun.serve(childStorage(arguments[2]), port: port) } catch { fail("\(error)") }
+case "sync-device":
+    guard arguments.count == 5 else { fail("usage: strata-crash-child sync-device FILE URL ROUND") }
+    do { try await SyncRun.commitAndPush(arguments[2], server: arguments[3], round: arguments[4]) } catch { fail("\(error)") }
+case "sync-drain":
+    guard arguments.count == 4 else { fail("usage: strata-crash-child sync-drain FILE URL") }
+    do { try await SyncRun.drain(arguments[2], server: arguments[3]) } catch { fail("\(error)") }
+case "sync-names":
+    do { try await SyncRun.names(childStorage(arguments[2])) } catch { fail("\(error)") }
 case "check-ledger":
     // Killed before the store was created, or while its tables were: nothing was committed.
     guard FileManager.default.fileExists(atPath: url.path) else {

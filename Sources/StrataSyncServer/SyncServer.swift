@@ -82,6 +82,14 @@ public final class SyncServer: Sendable {
         }
     }
 
+    /// Answers a request whose whole path is `path`, for a server mounted at `mount` (`/sync`):
+    /// a path outside the mount is a 404.
+    public func respond(method: String, path: String, mountedAt mount: String, authorization: String?, body: [UInt8]) async -> SyncHTTPResponse {
+        let prefix = mount.hasSuffix("/") ? String(mount.dropLast()) : mount
+        guard path.hasPrefix(prefix + "/") else { return .error(404, "no sync endpoint at '\(path)'; sync is mounted at '\(prefix)'") }
+        return await respond(to: SyncHTTPRequest(method: method, path: String(path.dropFirst(prefix.count)), authorization: authorization, body: body))
+    }
+
     /// A request refused with a status and a message; nothing of it was applied.
     struct Refusal: Error {
         let status: Int

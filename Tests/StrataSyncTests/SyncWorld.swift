@@ -68,11 +68,8 @@ extension SyncWorld {
     func httpServer() throws -> LoopbackHTTPServer {
         let server = self.server
         return try LoopbackHTTPServer { request in
-            guard request.path.hasPrefix("/sync/") else {
-                return LoopbackHTTPServer.Response(status: 404, body: Array(#"{"error":"not found"}"#.utf8))
-            }
-            let answer = await server.respond(to: SyncHTTPRequest(method: request.method, path: String(request.path.dropFirst(5)),
-                                                                  authorization: request.headers["authorization"], body: request.body))
+            let answer = await server.respond(method: request.method, path: request.path, mountedAt: "/sync",
+                                              authorization: request.headers["authorization"], body: request.body)
             return LoopbackHTTPServer.Response(status: answer.status, contentType: answer.contentType, body: answer.body)
         }
     }

@@ -6,8 +6,8 @@ import StrataTestSupport
 /// Waiting for a child (its output, its exit) blocks a thread for as long as the child runs, so
 /// every wait here runs on a thread of its own: on Linux Swift's tasks share a thread per core,
 /// and two crash tests waiting on them would stall every other test of the process.
-enum CrashChild {
-    static let executable: URL? = {
+public enum CrashChild {
+    public static let executable: URL? = {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent("strata-crash-child")
@@ -18,7 +18,7 @@ enum CrashChild {
     }()
 
     /// How many rounds a crash test runs: `STRATA_CRASH_ROUNDS`, or `defaultRounds`.
-    static func rounds(default defaultRounds: Int) -> Int {
+    public static func rounds(default defaultRounds: Int) -> Int {
         ProcessInfo.processInfo.environment["STRATA_CRASH_ROUNDS"].flatMap(Int.init) ?? defaultRounds
     }
 
@@ -26,7 +26,7 @@ enum CrashChild {
     /// `temporaryFolder`, if given, is the child's `TMPDIR`; `errors`, if given, a file its
     /// standard error is appended to (for a test to show why a child failed).
     /// `environment` is added to the child's.
-    static func launch(_ arguments: [String], temporaryFolder: URL? = nil, errors: URL? = nil,
+    public static func launch(_ arguments: [String], temporaryFolder: URL? = nil, errors: URL? = nil,
                        environment: [String: String] = [:]) throws -> (process: Process, output: Pipe) {
         guard let executable else { throw CrashChildError.notBuilt }
         let process = Process()
@@ -52,14 +52,14 @@ enum CrashChild {
     }
 
     /// Runs the child to the end; returns what it printed, trimmed.
-    static func run(_ arguments: [String], temporaryFolder: URL? = nil, errors: URL? = nil,
+    public static func run(_ arguments: [String], temporaryFolder: URL? = nil, errors: URL? = nil,
                     environment: [String: String] = [:]) async throws -> String {
         let child = try launch(arguments, temporaryFolder: temporaryFolder, errors: errors, environment: environment)
         return await readToEnd(child).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// What the child prints from now until it exits, once it has exited.
-    static func readToEnd(_ child: (process: Process, output: Pipe)) async -> String {
+    public static func readToEnd(_ child: (process: Process, output: Pipe)) async -> String {
         let (process, output) = (child.process, child.output)
         return (try? await onItsOwnThread {
             let data = output.fileHandleForReading.readDataToEndOfFile()
@@ -69,7 +69,7 @@ enum CrashChild {
     }
 
     /// What the child prints until its output contains `marker` (or ends).
-    static func read(_ child: (process: Process, output: Pipe), until marker: String) async -> String {
+    public static func read(_ child: (process: Process, output: Pipe), until marker: String) async -> String {
         let output = child.output
         return (try? await onItsOwnThread {
             var printed = ""
@@ -81,14 +81,14 @@ enum CrashChild {
     }
 
     /// Kills the child with SIGKILL and waits for it to be gone.
-    static func kill(_ child: (process: Process, output: Pipe)) async {
+    public static func kill(_ child: (process: Process, output: Pipe)) async {
         let process = child.process
         Foundation.kill(process.processIdentifier, SIGKILL)
         _ = try? await onItsOwnThread { process.waitUntilExit() }
     }
 }
 
-enum CrashChildError: Error, CustomStringConvertible {
+public enum CrashChildError: Error, CustomStringConvertible {
     case notBuilt
-    var description: String { "strata-crash-child was not found beside the tests; it is built with the package" }
+    public var description: String { "strata-crash-child was not found beside the tests; it is built with the package" }
 }
