@@ -38,6 +38,8 @@ public final class SyncServer: Sendable {
         engine = SyncEngine(stack: stack, configuration: configuration, role: .server, node: serverID)
         let signal = self.signal
         engine.onCommit { signal.ring() }
+        // Commits made through other app servers on the same database wake live pulls too.
+        stack.onOtherWritersCommits { signal.ring() }
         try await engine.start()
         _ = try await epoch()
     }

@@ -34,6 +34,13 @@ final class ExternalCommitWatcher: Sendable {
     private typealias Findings = (foreign: Bool, unreachable: Bool, moved: [(Int32, String)], heard: [Int32: [HeardCommit]])
     /// Where polls run (see ``pollOffThePool(_:)``).
     private let queue = DispatchQueue(label: "strata.commit-watcher")
+    /// Told after each poll that found commits other writers made (the sync server's live pulls).
+    private let listeners = Mutex<[@Sendable () -> Void]>([])
+
+    /// Calls `action` after each poll that finds commits other stacks or processes made.
+    func addListener(_ action: @escaping @Sendable () -> Void) {
+        listeners.withLock { $0.append(action) }
+    }
 
     /// A watcher that polls every `interval`, or none when nil.
     init(interval: Duration?) {
@@ -64,6 +71,7 @@ final class ExternalCommitWatcher: Sendable {
                     }
                     guard !Task.isCancelled, let self, let core, let main, let findings = await self.pollOffThePool(core) else { return }
                     if findings.foreign || owed { owed = await !main.catchUp(hearing: findings.heard) }
+                    if findings.foreign { for listener in self.listeners.withLock({ $0 }) { listener() } }
                     for (storage, file) in findings.moved { await main.stopObservers(of: storage, .storeMoved(file: file)) }
                     // A store that could not be read is tried again soon, not an interval later.
                     limit = findings.unreachable || owed ? retry.next() : retry.reset()

@@ -25,6 +25,15 @@ extension DataStack {
         core.commitHooks.withLock { $0[storage.index] = hook }
     }
 
+    /// Calls `action` whenever the stack learns that another stack or process committed to one of
+    /// its storages (another app server on the same database), starting the watch for such
+    /// commits now rather than at the main context's first read. Needs the stack's
+    /// `externalCommitCheckInterval`; without one, nothing is watched.
+    package func onOtherWritersCommits(_ action: @escaping @Sendable () -> Void) {
+        main.watcher.addListener(action)
+        main.watcher.start(core: core, main: main)
+    }
+
     /// Stops running `hook` (when it is still installed) in the commits of any storage.
     package func removeCommitHook(_ hook: any CommitHook) {
         core.commitHooks.withLock { hooks in
