@@ -44,15 +44,28 @@ actor CloudSession {
     /// Pulls what the server holds after the checkpoint, then pushes every waiting change; after
     /// the exchanges already running. Returns what moved.
     func sync() async throws -> (pushed: Int, pulled: Int) {
+        let result = try await inTurn { try await self.exchange() }
+        emit(.synced(pushed: result.pushed, pulled: result.pulled))
+        return result
+    }
+
+    /// Runs `work` after the exchanges already running (one exchange at a time).
+    private func inTurn(_ work: @escaping @Sendable () async throws -> (pushed: Int, pulled: Int)) async throws -> (pushed: Int, pulled: Int) {
         let previous = running
         let task = Task { () async throws -> (pushed: Int, pulled: Int) in
             _ = try? await previous?.value
-            return try await self.exchange()
+            return try await work()
         }
         running = task
-        let result = try await task.value
-        emit(.synced(pushed: result.pushed, pulled: result.pulled))
-        return result
+        return try await task.value
+    }
+
+    /// Pushes every waiting change, after the exchanges already running.
+    func pushNow() async throws {
+        _ = try await inTurn {
+            guard await self.token != nil else { throw StrataError.syncFailed("the store has no account; set CloudStore.account to sync") }
+            return (try await self.pushAll(), 0)
+        }
     }
 
     private func exchange() async throws -> (pushed: Int, pulled: Int) {
@@ -140,7 +153,13 @@ actor CloudSession {
             }
             guard !page.entries.isEmpty else { return changed }
             if initial, page.remaining == 0 { emit(.initialImportWillFinish) }
-            changed += try await engine.applyPage(page)
+            do {
+                changed += try await engine.applyPage(page)
+            } catch let error as StrataError {
+                // Say what kept this device from taking the server's changes (two objects with
+                // one unique value, say); the page is pulled again at the next sync.
+                throw StrataError.syncFailed("the server's changes could not be applied here: \(error)")
+            }
             checkpoint = page.checkpoint
             if initial {
                 imported += page.entries.count
@@ -162,7 +181,15 @@ actor CloudSession {
         while let batch = try await engine.nextBatch(limit: SyncLimits.changesPerPush) {
             let request = PushRequest(client: client, model: engine.stack.schemaHistory.modelName,
                                       version: engine.stack.schemaHistory.currentVersion.name, batch: batch.number, changes: batch.changes)
-            let answer: PushResponse = try await send(request, to: "push", timeout: .seconds(60))
+            let answer: PushResponse
+            do {
+                answer = try await send(request, to: "push", timeout: .seconds(60))
+            } catch let refusal as Refusal where refusal.status == 409 {
+                // The batch broke a rule of the model on the server (two objects with one unique
+                // value, say): it is rebuilt from the objects as they are now, so a local fix goes.
+                try await engine.rebuildBatch(batch.number)
+                throw refusal.error
+            }
             engine.receive(answer.clock)
             if try await settleIdentity(account: answer.account, epoch: answer.epoch) { continue }
             guard answer.applied >= batch.number else {
@@ -243,7 +270,9 @@ actor CloudSession {
         }
         guard status == 200 else {
             let message = (try? JSONDecoder().decode(ServerRefusal.self, from: data))?.error ?? String(decoding: data.prefix(500), as: UTF8.self)
-            throw StrataError.syncFailed("the server answered \(status) to a \(operation): \(message)")
+            let error = StrataError.syncFailed("the server answered \(status) to a \(operation): \(message)")
+            if status == 409 { throw Refusal(status: status, error: error) }
+            throw error
         }
         do {
             return try JSONDecoder().decode(Answer.self, from: data)
@@ -254,5 +283,11 @@ actor CloudSession {
 
     private struct ServerRefusal: Decodable {
         let error: String
+    }
+
+    /// A refusal the session acts on before reporting it.
+    private struct Refusal: Error {
+        let status: Int
+        let error: StrataError
     }
 }

@@ -102,6 +102,15 @@ public final class CloudStore: StorageInterface, StorageWrapper {
         _ = try await session.sync()
     }
 
+    /// Pushes the local changes that wait, without pulling, and returns when the server has
+    /// them (before signing out, say); throws as ``sync()`` does.
+    public func push() async throws {
+        guard let session = state.withLock({ $0.session }) else {
+            throw StrataError.syncFailed("\(self) is not added to a stack yet; add it with 'try await stack.addStorage(storage)'")
+        }
+        try await session.pushNow()
+    }
+
     /// Tells `observer` of the store's account, content and initial-import events, on the main
     /// actor, for as long as it lives (the store holds it weakly).
     public func addObserver(_ observer: some CloudStoreObserver) {

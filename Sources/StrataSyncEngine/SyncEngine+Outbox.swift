@@ -80,6 +80,34 @@ extension SyncEngine {
         }
     }
 
+    /// Puts the objects of a written batch the server refused back with the changes waiting to
+    /// be pushed, each as its whole state now (which holds every change since), and forgets the
+    /// batch: the next batch carries what the objects hold now.
+    package func rebuildBatch(_ batch: Int64) async throws {
+        let configuration = self.configuration
+        try await stack.perform { transaction in
+            let connection = try transaction.syncConnection(configuration: configuration)
+            let records = SyncRecords(connection: connection)
+            let gids = try connection.cachedStatement("SELECT gid FROM \(SyncTables.outbox) WHERE batch = ? ORDER BY position")
+            gids.bind(batch, at: 1)
+            var members: [GlobalID] = []
+            do {
+                defer { gids.reset() }
+                while try gids.step() { if let gid = GlobalID(gids.row.string(0)) { members.append(gid) } }
+            }
+            for gid in members {
+                guard var record = try records.record(gid) else { continue }
+                record.pending = record.state
+                if record.pendingOrder == nil { record.pendingOrder = Self.pendingOrder(self.latestStamp) }
+                try records.save(record)
+            }
+            let forget = try connection.cachedStatement("DELETE FROM \(SyncTables.outbox) WHERE batch = ?")
+            defer { forget.reset() }
+            forget.bind(batch, at: 1)
+            try forget.step()
+        }
+    }
+
     /// How many objects have changes not yet pushed (waiting, or in a batch not acknowledged).
     package func unpushedCount() async throws -> Int {
         let configuration = self.configuration

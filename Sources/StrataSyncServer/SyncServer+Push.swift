@@ -13,7 +13,26 @@ extension SyncServer {
             }
         }
         let engine = self.engine
-        let applied: Int64 = try await stack.perform { transaction in
+        let applied: Int64
+        do {
+            applied = try await apply(request, account: account)
+        } catch let error as StrataError {
+            switch error {
+            case .uniquenessViolation, .deleteDenied, .relationshipCount, .missingValue:
+                // The batch breaks a rule of the model here: the device rebuilds it from its
+                // objects as they are now, and sends that.
+                throw Refusal(status: 409, message: "\(error); nothing of the batch was applied")
+            default:
+                throw error
+            }
+        }
+        return .json(PushResponse(applied: applied, clock: engine.latestStamp, epoch: try await epoch(), account: account))
+    }
+
+    /// Applies a push in one transaction; returns the last batch applied for its client.
+    private func apply(_ request: PushRequest, account: String) async throws -> Int64 {
+        let engine = self.engine
+        return try await stack.perform { transaction in
             let connection = try transaction.syncConnection(configuration: engine.configuration)
             let client = try SyncClients.find(request.client, on: connection)
             if let client, client.account != account {
@@ -28,7 +47,6 @@ extension SyncServer {
             try SyncClients.save(request.client, account: account, batch: request.batch, on: connection)
             return request.batch
         }
-        return .json(PushResponse(applied: applied, clock: engine.latestStamp, epoch: try await epoch(), account: account))
     }
 }
 

@@ -169,3 +169,57 @@ final class EventReader {
         return seen
     }
 }
+
+/// Unique attributes stay unique on every node.
+@Suite @MainActor struct UniqueValueSyncTests {
+    @Test func twoDevicesGivingOneUniqueValueAreToldUntilOneChangesIt() async throws {
+        let world = try await SyncWorld.make()
+        let (phone, phoneStore) = try await world.device()
+        let (laptop, laptopStore) = try await world.device()
+        for stack in [phone, laptop] {
+            try await stack.perform { transaction in
+                let tag = transaction.create(Into<Tag>())
+                tag.name = stack === phone ? "phone's" : "laptop's"
+                tag.code = "X"
+            }
+        }
+        try await phoneStore.sync()
+        // The laptop's pull meets the phone's tag, which its own tag keeps out.
+        await #expect(throws: StrataError.syncFailed("the server's changes could not be applied here: saving would give two 'Tag' objects the same code")) {
+            try await laptopStore.sync()
+        }
+        #expect(try world.serverStack.fetchAll(From<Tag>()).map(\.name) == ["phone's"])
+        try await laptop.perform { transaction in
+            try #require(try transaction.fetchOne(From<Tag>(), Where<Tag>(\.name == "laptop's"))).code = "Y"
+        }
+        try await laptopStore.sync()
+        try await phoneStore.sync()
+        for stack in [phone, laptop, world.serverStack] {
+            #expect(try stack.fetchAll(From<Tag>(), OrderBy<Tag>(.ascending(\.name))).map { "\($0.name):\($0.code ?? "")" } == ["laptop's:Y", "phone's:X"])
+        }
+    }
+}
+
+extension UniqueValueSyncTests {
+    @Test func aPushTheServerRefusesIsRebuiltFromTheObjectsAsTheyAreNow() async throws {
+        let world = try await SyncWorld.make()
+        let (phone, phoneStore) = try await world.device()
+        try await world.serverStack.perform { transaction in
+            transaction.create(Into<Tag>()).code = "X"
+        }
+        try await phone.perform { transaction in
+            transaction.create(Into<Tag>()).code = "X"
+        }
+        // Pushed before it pulls the server's tag: the server refuses the batch.
+        await #expect(throws: StrataError.syncFailed("the server answered 409 to a push: saving would give two 'Tag' objects the same code; nothing of the batch was applied")) {
+            try await phoneStore.push()
+        }
+        #expect(try await phoneStore.unpushedChangeCount() == 1)
+        try await phone.perform { transaction in
+            try #require(try transaction.fetchOne(From<Tag>())).code = "Y"
+        }
+        try await phoneStore.sync()
+        #expect(try world.serverStack.fetchAll(From<Tag>(), OrderBy<Tag>(.ascending(\.code))).map(\.code) == ["X", "Y"])
+        #expect(try phone.fetchAll(From<Tag>(), OrderBy<Tag>(.ascending(\.code))).map(\.code) == ["X", "Y"])
+    }
+}
