@@ -2,7 +2,7 @@
 import PackageDescription
 
 // A Hummingbird 2 server over a Strata model: people and their dogs as a JSON API, a live list of
-// dogs as server-sent events, on SQLite with no setup or on the PostgreSQL database DATABASE_URL
+// dogs as server-sent events, sync with devices' CloudStores at /sync, on SQLite with no setup or on the PostgreSQL database DATABASE_URL
 // names (several processes may serve one database), its metrics in Prometheus's format. Strata's
 // PostgreSQL trait also turns on its Telemetry trait (StrataTelemetry). The build plugin turns the YAML model in
 // Sources/PetServerApp/Models/PetServer into Swift.
@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "Strata", package: "strata"),
                 .product(name: "StrataPostgres", package: "strata"),
                 .product(name: "StrataTelemetry", package: "strata"),
+                .product(name: "StrataSyncServer", package: "strata"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -45,7 +46,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PetServerTests",
-            dependencies: ["PetServer"]
+            dependencies: ["PetServer", "PetServerApp", .product(name: "StrataCloud", package: "strata")]
         ),
     ],
     swiftLanguageModes: [.v6]

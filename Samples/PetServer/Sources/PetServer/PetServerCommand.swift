@@ -19,9 +19,18 @@ struct PetServerCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0: any free port).")
     var port = 8080
 
+    @Option(help: "Who may sync at /sync, as ACCOUNT:TOKEN pairs: alice:TOKEN1,bob:TOKEN2. A stand-in for real sign-in.")
+    var accounts = ""
+
+    func validate() throws {
+        guard !accounts.isEmpty else { return }
+        do { _ = try SyncAccounts(parsing: accounts) } catch { throw ValidationError("--accounts: \(error.message)") }
+    }
+
     func run() async throws {
         let options = PetServerOptions(hostname: hostname, port: port,
-                                       databaseURL: ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 })
+                                       databaseURL: ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 },
+                                       accounts: accounts.isEmpty ? SyncAccounts() : try SyncAccounts(parsing: accounts))
         // Every metric of the process (Hummingbird's requests, Strata's transactions) in one
         // registry, which GET /metrics prints.
         let metrics = PrometheusCollectorRegistry()

@@ -3,10 +3,11 @@ import Hummingbird
 import Logging
 import Prometheus
 import Strata
+import StrataSyncServer
 import StrataTelemetry
 
-/// The server: opens the store, routes `/people` and `/dogs`, serves `/metrics` and
-/// `/openapi.json`, and runs under
+/// The server: opens the store, routes `/people` and `/dogs`, syncs devices at `/sync` (the
+/// content `PetServer`), serves `/metrics` and `/openapi.json`, and runs under
 /// a service group that shuts down gracefully on SIGTERM or SIGINT (see ``StackService``).
 public enum PetServerApplication {
     /// Builds the application for `options`; the store is opened (created or migrated) here, so
@@ -28,6 +29,10 @@ public enum PetServerApplication {
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                      body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.emitToBuffer())))
         }
+        // Every commit from here on, the routes' included, is logged for devices.
+        let accounts = options.accounts
+        let sync = try await SyncServer(stack: stack, contentName: "PetServer") { token in accounts.account(for: token) }
+        SyncRoute.add(sync, to: router)
         PeopleRoutes(stack: stack).add(to: router)
         DogRoutes(stack: stack, live: LiveDogs(stack: stack)).add(to: router)
         var app = Application(

@@ -11,14 +11,18 @@ public struct PetServerOptions: Sendable {
     public var databaseURL: String?
     /// The folder of the SQLite store (`PetServer.sqlite`) when there is no ``databaseURL``.
     public var storeFolder: URL
+    /// Who may sync at `/sync`: each bearer token and the account it signs in. A stand-in for
+    /// real sign-in (see ``SyncAccounts``); empty, every sync request is a 401.
+    public var accounts: SyncAccounts
 
     /// Options with the usual defaults: port 8080 on the loopback address, SQLite in the
     /// current folder.
     public init(hostname: String = "127.0.0.1", port: Int = 8080, databaseURL: String? = nil,
-                storeFolder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+                storeFolder: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath), accounts: SyncAccounts = SyncAccounts()) {
         self.hostname = hostname
         self.port = port
         self.databaseURL = databaseURL
         self.storeFolder = storeFolder
+        self.accounts = accounts
     }
 }

@@ -14,7 +14,7 @@ final class ServerProcess: Sendable {
 
     /// Starts a server on `database` (a `postgres://` URL) or, when nil, on SQLite in `folder`
     /// (a new temporary folder unless given, so that a second server can share a file).
-    init(database: String?, folder: URL? = nil) throws {
+    init(database: String?, folder: URL? = nil, arguments: [String] = []) throws {
         ownsFolder = folder == nil
         let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("petserver-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -23,7 +23,7 @@ final class ServerProcess: Sendable {
         guard FileManager.default.createFile(atPath: output.path, contents: nil) else { throw ServerFailed(output: "cannot create \(output.path)") }
         let process = Process()
         process.executableURL = Self.executable
-        process.arguments = ["--port", "0"]
+        process.arguments = ["--port", "0"] + arguments
         process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = database ?? ""
