@@ -79,3 +79,38 @@ struct SyncTests {
         #expect(message == "the request has no bearer token; send 'Authorization: Bearer <token>'")
     }
 }
+
+/// `--accounts`, the sample's stand-in for sign-in.
+@Suite("The accounts option")
+struct AccountsOptionTests {
+    @Test func aListOfAccountsAndTokensIsRead() throws {
+        let accounts = try SyncAccounts(parsing: "alice:T1,bob:T2")
+        #expect(accounts.account(for: "T1") == "alice")
+        #expect(accounts.account(for: "T2") == "bob")
+        #expect(accounts.account(for: "alice") == nil)
+    }
+
+    @Test(arguments: [
+        ("alice", "'alice' is not ACCOUNT:TOKEN; write --accounts alice:TOKEN1,bob:TOKEN2"),
+        ("alice:T1,", "'' is not ACCOUNT:TOKEN; write --accounts alice:TOKEN1,bob:TOKEN2"),
+        (":T1", "':T1' is not ACCOUNT:TOKEN; write --accounts alice:TOKEN1,bob:TOKEN2"),
+        ("alice:T1,bob:T1", "two accounts have the token of 'bob'; each account needs a token of its own"),
+    ])
+    func aBadListIsRefusedWithItsReason(_ list: String, _ message: String) throws {
+        #expect(throws: AccountListError(message: message)) { try SyncAccounts(parsing: list) }
+    }
+
+    @Test func theServerDoesNotStartWithABadList() throws {
+        let process = Process()
+        process.executableURL = ServerProcess.executable
+        process.arguments = ["--port", "0", "--accounts", "alice"]
+        let output = Pipe()
+        process.standardError = output
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        #expect(printed.contains("Error: --accounts: 'alice' is not ACCOUNT:TOKEN; write --accounts alice:TOKEN1,bob:TOKEN2"), "\(printed)")
+    }
+}
