@@ -24,7 +24,9 @@ enum ModelFolders {
     /// or that the file belongs to no model) instead of the build leaving them out unseen.
     static func candidates(in models: URL) -> [URL] {
         let manager = FileManager.default
-        let children = (try? manager.contentsOfDirectory(at: models, includingPropertiesForKeys: nil)) ?? []
+        // A model folder may be a symbolic link to another package's (two apps on one model):
+        // listed through the link, Foundation on Linux finds it empty, so each is resolved.
+        let children = ((try? manager.contentsOfDirectory(at: models, includingPropertiesForKeys: nil)) ?? []).map { $0.resolvingSymlinksInPath() }
         let isYAML = { (url: URL) in ["yml", "yaml"].contains(url.pathExtension) && !url.lastPathComponent.hasPrefix(".") }
         return children.filter { child in
             var isFolder: ObjCBool = false

@@ -1,8 +1,14 @@
 import Foundation
 import Strata
+import PetStoreSync
 #if PostgreSQL
 import StrataPostgres
 #endif
+
+// `PetStore sync …`: a device of a running PetServer (see PetStoreSync); otherwise the demo.
+if CommandLine.arguments.dropFirst().first == "sync" {
+    exit(await SyncMode.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 
 // The sample runs on the main actor, as an app's code that shows data does.
 try await Demo.run()
