@@ -27,6 +27,7 @@ public struct URLSessionTransport: CloudTransport {
         }
     }
 
+    /// Sends the request through the session; a 4xx or 5xx answer is returned, not thrown.
     public func post(_ url: URL, body: Data, token: String, timeout: Duration) async throws -> (status: Int, body: Data) {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"

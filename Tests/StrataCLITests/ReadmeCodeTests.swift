@@ -25,7 +25,7 @@ struct ReadmeCodeTests {
     /// The README and the reference articles it moved into the documentation catalog, whose
     /// Swift blocks are checked alike.
     static func documents() throws -> [URL] {
-        [root.appendingPathComponent("README.md")] + ["Runtime", "ModelFolderReference", "CommandLineReference", "GeneratedCode", "ModelsOnTheWire"]
+        [root.appendingPathComponent("README.md")] + ["Runtime", "ModelFolderReference", "CommandLineReference", "GeneratedCode", "ModelsOnTheWire", "SyncingAcrossDevices"]
             .map { root.appendingPathComponent("Sources/Strata/Strata.docc/\($0).md") }
     }
 
