@@ -47,6 +47,9 @@ let package = Package(
         // Only `StrataTelemetry` uses these, and only with the Telemetry trait.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // Only the sync tests use it (property tests); no product depends on it, so an app
+        // resolves it but never builds it.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -203,7 +206,8 @@ let package = Package(
         .testTarget(
             name: "StrataSyncTests",
             dependencies: ["Strata", "StrataCloud", "StrataSyncServer", "StrataSyncEngine", "StrataSyncCore", "StrataTestSupport",
-                           .target(name: "StrataPostgres", condition: postgreSQL)],
+                           .target(name: "StrataPostgres", condition: postgreSQL),
+                           .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Models"],
             plugins: ["StrataPlugin"]
         ),
