@@ -23,6 +23,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "StrataPostgres", package: "strata"),
                 .product(name: "StrataTelemetry", package: "strata"),
+                .product(name: "StrataCloud", package: "strata"),
+                .product(name: "StrataSyncServer", package: "strata"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),

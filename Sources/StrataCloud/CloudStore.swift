@@ -7,7 +7,7 @@ import Synchronization
 /// A SQLite store kept in step with the app's server, and through it with the user's other
 /// devices: CoreStore's `ICloudStore`, on every platform Swift runs on.
 ///
-/// Commits go to the local file as with ``SQLiteStore`` and succeed offline; each records what it
+/// Commits go to the local file as with `SQLiteStore` and succeed offline; each records what it
 /// changed in the same transaction, and the store pushes it when the server answers. Changes from
 /// the server arrive as ordinary commits, which monitors and observers see. Conflicts resolve the
 /// same way on every device and on the server (see "Syncing across devices" in the docs).
@@ -93,7 +93,7 @@ public final class CloudStore: StorageInterface, StorageWrapper {
         }
     }
 
-    /// Pulls and pushes now, and returns when both are done; throws ``StrataError/syncFailed(_:)``
+    /// Pulls and pushes now, and returns when both are done; throws `StrataError.syncFailed`
     /// when the server could not be reached or refused (local commits are kept either way).
     public func sync() async throws {
         guard let session = state.withLock({ $0.session }) else {

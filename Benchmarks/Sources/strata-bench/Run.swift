@@ -23,7 +23,7 @@ let selected = ProcessInfo.processInfo.environment["STRATA_BENCH_CONTENDERS"].ma
 let contenders: [any Contender] = [StrataContender(), StrataMainContender(), StrataMainKeptContender(), RawContender(), GRDBContender()].filter { selected?.contains($0.name) ?? true }
 let allWorkloads = ["insert"] + ImportSources.workloads + ["fetch", "small-queries", "aggregate"] + MigrationBench.workloads + [StreamBench.workload]
     + [ObservationBench.workload, TelemetryBench.workload]
-    + MonitorBench.workloads + PostgresBench.workloads
+    + MonitorBench.workloads + SyncBench.workloads + PostgresBench.workloads
 let arguments = Array(CommandLine.arguments.dropFirst())
 let workloads = arguments.isEmpty ? allWorkloads : arguments
 let rounds = Int(ProcessInfo.processInfo.environment["STRATA_BENCH_ROUNDS"] ?? "") ?? 5
@@ -225,12 +225,13 @@ func runBenchmarks() async throws -> Bool {
         }
     }
 
+    if workloads.contains(where: SyncBench.workloads.contains), try await !SyncBench.run(workloads) { failed = true }
     if try await !PostgresBench.run(workloads) { failed = true }
     Scratch.clean(keeping: kept)
 
     for workload in workloads where !MigrationBench.workloads.contains(workload) && workload != StreamBench.workload
         && workload != ObservationBench.workload && workload != TelemetryBench.workload
-        && !MonitorBench.workloads.contains(workload) && !PostgresBench.workloads.contains(workload) {
+        && !MonitorBench.workloads.contains(workload) && !SyncBench.workloads.contains(workload) && !PostgresBench.workloads.contains(workload) {
         defer { Scratch.clean(keeping: kept) }
         var timings: [String: [Double]] = [:]
         var checksums: [String: Checksum] = [:]
