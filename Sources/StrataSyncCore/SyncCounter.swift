@@ -3,7 +3,7 @@
 /// several devices at once add up instead of overwriting each other.
 public struct SyncCounter: Hashable, Sendable, Codable {
     /// Per node, the sum of its increments and the sum of its decrements (each at least 0).
-    public private(set) var contributions: [String: Totals]
+    public internal(set) var contributions: [String: Totals]
 
     /// One node's totals.
     public struct Totals: Hashable, Sendable, Codable {

@@ -15,15 +15,15 @@
 /// changing method returns it.
 public struct SyncedObject: Hashable, Sendable {
     /// Attributes and to-one relationships, by name.
-    public private(set) var attributes: [String: StampedValue] = [:]
+    public internal(set) var attributes: [String: StampedValue] = [:]
     /// Counters, by attribute name.
-    public private(set) var counters: [String: SyncCounter] = [:]
+    public internal(set) var counters: [String: SyncCounter] = [:]
     /// Unordered to-many relationships, by name: each member's latest addition and removal.
-    public private(set) var sets: [String: [String: MemberStamps]] = [:]
+    public internal(set) var sets: [String: [String: MemberStamps]] = [:]
     /// Ordered to-many relationships, by name: the members' global IDs in order, as last written.
-    public private(set) var orders: [String: StampedOrder] = [:]
+    public internal(set) var orders: [String: StampedOrder] = [:]
     /// When the object was deleted; nil while it is not.
-    public private(set) var deleted: SyncTimestamp?
+    public internal(set) var deleted: SyncTimestamp?
 
     /// The latest addition and removal of one member of an unordered relationship.
     public struct MemberStamps: Hashable, Sendable, Codable {

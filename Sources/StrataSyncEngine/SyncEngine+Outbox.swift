@@ -22,7 +22,7 @@ extension SyncEngine {
                 defer { waiting.reset() }
                 while try waiting.step() {
                     guard let gid = GlobalID(waiting.row.string(0)) else { continue }
-                    changes.append(SyncChange(entity: waiting.row.string(1), id: gid, state: try records.decode(waiting.row.string(2))))
+                    changes.append(SyncChange(entity: waiting.row.string(1), id: gid, state: try records.decode(waiting.row.value(2))))
                 }
             }
             guard !changes.isEmpty else { return nil }
@@ -36,7 +36,7 @@ extension SyncEngine {
                 insert.bind(Int64(position), at: 2)
                 insert.bind(change.entity, at: 3)
                 insert.bind(change.id.text, at: 4)
-                insert.bind(try records.encode(change.state), at: 5)
+                insert.bind(.blob(change.state.storedBytes), at: 5)
                 try insert.step()
                 clear.reset()
                 clear.bind(change.id.text, at: 1)
@@ -63,7 +63,7 @@ extension SyncEngine {
         var changes: [SyncChange] = []
         while try rows.step() {
             guard let gid = GlobalID(rows.row.string(1)) else { continue }
-            changes.append(SyncChange(entity: rows.row.string(0), id: gid, state: try records.decode(rows.row.string(2))))
+            changes.append(SyncChange(entity: rows.row.string(0), id: gid, state: try records.decode(rows.row.value(2))))
         }
         return (number, changes)
     }

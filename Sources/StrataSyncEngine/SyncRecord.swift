@@ -38,8 +38,6 @@ struct SyncRecord: Sendable {
 /// Reading and writing ``SyncRecord``s on one connection, inside its transaction.
 struct SyncRecords {
     let connection: any DatabaseConnection
-    let encoder = JSONEncoder()
-    let decoder = JSONDecoder()
 
     private static let columns = "gid, entity, table_name, row_id, owner, sequence, state, pending, pending_order, unresolved"
 
@@ -96,8 +94,8 @@ struct SyncRecords {
         statement.bind(record.rowID.map(SQLValue.integer) ?? .null, at: 4)
         statement.bind(record.owner.map(SQLValue.text) ?? .null, at: 5)
         statement.bind(record.sequence, at: 6)
-        statement.bind(try encode(record.state), at: 7)
-        statement.bind(try record.pending.map { state throws(StrataError) in SQLValue.text(try encode(state)) } ?? .null, at: 8)
+        statement.bind(.blob(record.state.storedBytes), at: 7)
+        statement.bind(record.pending.map { SQLValue.blob($0.storedBytes) } ?? .null, at: 8)
         statement.bind(record.pendingOrder.map(SQLValue.integer) ?? .null, at: 9)
         statement.bind(Int64(record.unresolved ? 1 : 0), at: 10)
         try statement.step()
@@ -125,20 +123,12 @@ struct SyncRecords {
         return waiting
     }
 
-    func encode(_ state: SyncedObject) throws(StrataError) -> String {
-        do {
-            return String(decoding: try encoder.encode(state), as: UTF8.self)
-        } catch {
-            throw .syncFailed("a sync state could not be written: \(error)")
+    /// A state read from its stored form.
+    func decode(_ stored: SQLValue) throws(StrataError) -> SyncedObject {
+        guard case .blob(let bytes) = stored, let state = SyncedObject(storedBytes: bytes) else {
+            throw .syncFailed("a stored sync state could not be read: \(stored.isNull ? "it is missing" : "its bytes are not a state")")
         }
-    }
-
-    func decode(_ text: String) throws(StrataError) -> SyncedObject {
-        do {
-            return try decoder.decode(SyncedObject.self, from: Data(text.utf8))
-        } catch {
-            throw .syncFailed("a sync state could not be read: \(error)")
-        }
+        return state
     }
 
     private func read(_ row: DatabaseRow) throws(StrataError) -> SyncRecord {
@@ -146,8 +136,8 @@ struct SyncRecords {
         var record = SyncRecord(gid: gid, entity: row.string(1), table: row.string(2), rowID: row.isNull(3) ? nil : row.int64(3))
         record.owner = row.isNull(4) ? nil : row.string(4)
         record.sequence = row.int64(5)
-        record.state = try decode(row.string(6))
-        record.pending = row.isNull(7) ? nil : try decode(row.string(7))
+        record.state = try decode(row.value(6))
+        record.pending = row.isNull(7) ? nil : try decode(row.value(7))
         record.pendingOrder = row.isNull(8) ? nil : row.int64(8)
         record.unresolved = row.int64(9) != 0
         return record

@@ -4,7 +4,7 @@ import Strata
 /// names begin with `strata_sync_`, which no entity's table can (entity names begin with a capital).
 ///
 /// - `strata_sync_objects`: one row per synced object, live or deleted: its global ID, where its
-///   row is, its converged state (``SyncedObject`` as JSON), and per role what is left to do (a
+///   row is, its converged state (``SyncedObject`` in its stored binary form), and per role what is left to do (a
 ///   client's change not yet pushed; a server's sequence number of the object's last change).
 /// - `strata_sync_waiting`: objects whose state names an object not yet here, by the ID they wait for.
 /// - `strata_sync_meta`: the node's settings and checkpoints, by key.
@@ -21,9 +21,10 @@ enum SyncTables {
     /// The statements that create the tables (each leaves an existing table alone).
     static func create(_ dialect: SQLDialect) -> [String] {
         let integer = dialect.integer
+        let bytes = dialect.columnType(.data)
         return [
             "CREATE TABLE IF NOT EXISTS \(objects) (gid TEXT PRIMARY KEY, entity TEXT NOT NULL, table_name TEXT NOT NULL, "
-                + "row_id \(integer), owner TEXT, sequence \(integer) NOT NULL DEFAULT 0, state TEXT NOT NULL, pending TEXT, "
+                + "row_id \(integer), owner TEXT, sequence \(integer) NOT NULL DEFAULT 0, state \(bytes) NOT NULL, pending \(bytes), "
                 + "pending_order \(integer), unresolved \(integer) NOT NULL DEFAULT 0)",
             "CREATE INDEX IF NOT EXISTS \(objects)_row ON \(objects) (table_name, row_id)",
             "CREATE INDEX IF NOT EXISTS \(objects)_sequence ON \(objects) (sequence)",
@@ -31,7 +32,7 @@ enum SyncTables {
             "CREATE TABLE IF NOT EXISTS \(waiting) (awaited TEXT NOT NULL, gid TEXT NOT NULL, PRIMARY KEY (awaited, gid))",
             "CREATE TABLE IF NOT EXISTS \(meta) (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
             "CREATE TABLE IF NOT EXISTS \(outbox) (batch \(integer) NOT NULL, position \(integer) NOT NULL, entity TEXT NOT NULL, "
-                + "gid TEXT NOT NULL, change TEXT NOT NULL, PRIMARY KEY (batch, position))",
+                + "gid TEXT NOT NULL, change \(bytes) NOT NULL, PRIMARY KEY (batch, position))",
             "CREATE TABLE IF NOT EXISTS \(clients) (client TEXT PRIMARY KEY, account TEXT NOT NULL, batch \(integer) NOT NULL)",
         ]
     }

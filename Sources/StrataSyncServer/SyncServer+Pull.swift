@@ -25,26 +25,27 @@ extension SyncServer {
         let epoch = try await self.epoch()
         let (entries, remaining) = try await stack.perform { transaction -> ([PullResponse.Entry], Int64) in
             let connection = try transaction.syncConnection(configuration: engine.configuration)
-            // A new device (after 0) needs no deleted objects: it never had them.
-            let live = after == 0 ? " AND row_id IS NOT NULL" : ""
+            // Deleted objects come too, also to a device that pulls from the start: one that pushed
+            // objects before its first pull holds some, and must learn that they were deleted.
             let visible = " AND (owner IS NULL OR owner = ?)"
             let statement = try connection.cachedStatement(
-                "SELECT gid, entity, state, sequence FROM strata_sync_objects WHERE sequence > ?" + visible + live + " ORDER BY sequence LIMIT ?")
+                "SELECT gid, entity, state, sequence FROM strata_sync_objects WHERE sequence > ?" + visible + " ORDER BY sequence LIMIT ?")
             statement.bind(after, at: 1)
             statement.bind(account, at: 2)
             statement.bind(Int64(limit), at: 3)
             var entries: [PullResponse.Entry] = []
-            let decoder = JSONDecoder()
             do {
                 defer { statement.reset() }
                 while try statement.step() {
                     guard let gid = GlobalID(statement.row.string(0)) else { continue }
-                    let state = try decoder.decode(SyncedObject.self, from: Data(statement.row.string(2).utf8))
+                    guard case .blob(let bytes) = statement.row.value(2), let state = SyncedObject(storedBytes: bytes) else {
+                        throw StrataError.syncFailed("the stored state of \(gid) could not be read")
+                    }
                     entries.append(.init(sequence: statement.row.int64(3), change: SyncChange(entity: statement.row.string(1), id: gid, state: state)))
                 }
             }
             let checkpoint = entries.last?.sequence ?? after
-            let count = try connection.cachedStatement("SELECT count(*) FROM strata_sync_objects WHERE sequence > ?" + visible + live)
+            let count = try connection.cachedStatement("SELECT count(*) FROM strata_sync_objects WHERE sequence > ?" + visible)
             defer { count.reset() }
             count.bind(checkpoint, at: 1)
             count.bind(account, at: 2)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StrataTestSupport
 
 /// The `strata-crash-child` executable the crash tests run and kill, built beside the tests.
@@ -7,6 +8,9 @@ import StrataTestSupport
 /// every wait here runs on a thread of its own: on Linux Swift's tasks share a thread per core,
 /// and two crash tests waiting on them would stall every other test of the process.
 public enum CrashChild {
+    /// Taken around every launch (see ``launch(_:temporaryFolder:errors:environment:)``).
+    private static let launching = Mutex(())
+
     public static let executable: URL? = {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while folder.path != "/" {
@@ -47,7 +51,9 @@ public enum CrashChild {
         } else {
             process.standardError = FileHandle.nullDevice
         }
-        try process.run()
+        // One launch at a time in the process: Foundation's Process.run copies the environment and
+        // file actions, and two tests launching children at once crashed in it once.
+        try launching.withLock { _ in try process.run() }
         return (process, output)
     }
 
