@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import StrataTestSupport
 
 /// The `strata-crash-child` executable the crash tests run and kill, built beside the tests.
 ///
