@@ -225,7 +225,11 @@ func runBenchmarks() async throws -> Bool {
         }
     }
 
-    if workloads.contains(where: SyncBench.workloads.contains), try await !SyncBench.run(workloads) { failed = true }
+    // Sync's workloads; what they leave in the scratch folder goes when they end.
+    if workloads.contains(where: SyncBench.workloads.contains) {
+        defer { Scratch.clean(keeping: kept) }
+        if try await !SyncBench.run(workloads) { failed = true }
+    }
     if try await !PostgresBench.run(workloads) { failed = true }
     Scratch.clean(keeping: kept)
 

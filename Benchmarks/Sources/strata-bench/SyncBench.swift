@@ -107,7 +107,6 @@ enum SyncBench {
                 await stack.close()
                 await server?.0.close()
             }
-            Scratch.clean()
         }
         let failed = counts["cloud"] != counts["sqlite"]
         if failed { print("MISMATCH workload=sync-commit contender=cloud got \(counts["cloud"] ?? -1) expected \(counts["sqlite"] ?? -1)") }
@@ -157,7 +156,6 @@ enum SyncBench {
             }
         }
         await serverStack.close()
-        Scratch.clean()
         let failed = counts["strata"] != rows.count || counts["minimum"] != rows.count
         if failed { print("MISMATCH workload=sync-initial-100k got \(counts) expected \(rows.count) rows each") }
         for contender in ["strata", "minimum"] {
@@ -236,7 +234,6 @@ enum SyncBench {
             }
             await stack.close()
             await serverStack.close()
-            Scratch.clean()
         }
         print("BENCH workload=sync-push-10k contender=strata median_ms=\(String(format: "%.2f", median(timings))) "
               + "changes_per_s=\(String(format: "%.0f", Double(pushSize) / (median(timings) / 1000))) load=\(loadAverage())")
@@ -266,7 +263,6 @@ enum SyncBench {
         store?.account = nil
         await stack.close()
         await serverStack.close()
-        Scratch.clean()
         let sorted = times.sorted()
         let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
         print("BENCH workload=sync-latency contender=strata median_ms=\(String(format: "%.2f", median(times))) p99_ms=\(String(format: "%.2f", p99)) "
