@@ -43,15 +43,7 @@ extension SyncEngine {
         guard !order.isEmpty else { return 0 }
         var materializer = Materializer(engine: self, transaction: transaction, records: records)
         try materializer.run(order.compactMap { merged[$0] })
-        let saved = materializer.finished
-        var sequence = role == .server ? try SyncMeta.increment("sequence", by: Int64(saved.count), on: connection) - Int64(saved.count) : 0
-        for var record in saved {
-            if role == .server {
-                sequence += 1
-                record.sequence = sequence
-            }
-            try records.save(record)
-        }
+        try save(materializer.finished, with: records)
         return order.count
     }
 }

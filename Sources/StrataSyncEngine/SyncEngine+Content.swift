@@ -12,21 +12,6 @@ extension SyncEngine {
         return epoch
     }
 
-    /// Stores `epoch` as the storage's.
-    package func setEpoch(_ epoch: String, on connection: any DatabaseConnection) throws(StrataError) {
-        try SyncMeta.set("epoch", to: epoch, on: connection)
-    }
-
-    /// A value of `strata_sync_meta`.
-    package func meta(_ key: String, on connection: any DatabaseConnection) throws(StrataError) -> String? {
-        try SyncMeta.value(key, on: connection)
-    }
-
-    /// Stores a value in `strata_sync_meta`.
-    package func setMeta(_ key: String, to value: String, on connection: any DatabaseConnection) throws(StrataError) {
-        try SyncMeta.set(key, to: value, on: connection)
-    }
-
     /// Deletes every object of the synced entities and empties the sync tables, in one
     /// transaction that records nothing; a server starts a new epoch. Monitors and observers see
     /// the objects go as in any commit.

@@ -53,7 +53,16 @@ extension SyncEngine {
             changed.append(item.record)
         }
         guard !changed.isEmpty else { return false }
-        var sequence = role == .server ? try SyncMeta.increment("sequence", by: Int64(changed.count), on: connection) - Int64(changed.count) : 0
+        try save(changed, with: records)
+        return true
+    }
+
+    /// Writes records; on a server each gets the next sequence number of the log, in order.
+    func save(_ changed: [SyncRecord], with records: SyncRecords) throws(StrataError) {
+        var sequence: Int64 = 0
+        if role == .server {
+            sequence = try SyncMeta.increment("sequence", by: Int64(changed.count), on: records.connection) - Int64(changed.count)
+        }
         for var record in changed {
             if role == .server {
                 sequence += 1
@@ -61,7 +70,6 @@ extension SyncEngine {
             }
             try records.save(record)
         }
-        return true
     }
 
     /// Merges a change into a record's state, and keeps it as this node's role does: a device's

@@ -44,9 +44,6 @@ package final class SyncEngine: CommitHook {
         self.clock = Mutex(HybridLogicalClock(node: node))
     }
 
-    /// The names of the synced entities.
-    package var syncedEntities: [String] { model.entities.keys.sorted() }
-
     /// Creates the engine's tables, records every object stored before sync started, and hooks
     /// the engine into the storage's commits.
     package func start() async throws {
