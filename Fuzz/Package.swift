@@ -47,6 +47,13 @@ let package = Package(
             dependencies: ["FuzzReplay", .product(name: "Strata", package: "strata")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        // A pull's answer read as a device reads it (the hand-written JSON reader of StrataSyncCore,
+        // reached through the StrataCloud product).
+        .executableTarget(
+            name: "fuzz-sync",
+            dependencies: ["FuzzReplay", .product(name: "StrataCloud", package: "strata")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

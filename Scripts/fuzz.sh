@@ -33,13 +33,13 @@ fuzz() {
 }
 cores="$(nproc)"
 running=0
-for target in model store import convert; do
+for target in model store import convert sync; do
   fuzz "$target" &
   running=$((running + 1))
   if [ "$running" -ge "$cores" ]; then wait -n; running=$((running - 1)); fi
 done
 wait
-for target in model store import convert; do
+for target in model store import convert sync; do
   echo "fuzz-$target: $seconds s"
   grep -E "^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units|ERROR|Fatal error" "$scratch/fuzz-$target.log" || true
   # libFuzzer leaves crash-*, timeout-* or oom-* files in the artifact folder when it finds one.
@@ -53,6 +53,6 @@ done
 # Strata and its dependencies it reuses; a build in a folder shared by two root packages must plan
 # anew each time (SwiftPM would reuse the other package's plan).
 swift build --scratch-path ../.build-apps --disable-build-manifest-caching
-for target in model store import convert; do
+for target in model store import convert sync; do
   "../.build-apps/debug/fuzz-$target" "Corpus/$target" "Regressions/$target"
 done

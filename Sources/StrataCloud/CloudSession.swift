@@ -143,7 +143,9 @@ actor CloudSession {
         while true {
             let request = PullRequest(client: client, model: engine.stack.schemaHistory.modelName, version: engine.stack.schemaHistory.currentVersion.name,
                                       after: checkpoint, limit: Self.pageSize, wait: wait)
-            let page: PullResponse = try await send(request, to: "pull", timeout: .milliseconds((wait ?? 0) + 30_000))
+            let page = try await send(Data(try JSONEncoder().encode(request)), to: "pull", timeout: .milliseconds((wait ?? 0) + 30_000)) { data throws in
+                try PullResponse(jsonBytes: Array(data))
+            }
             wait = nil
             if try await settleIdentity(account: page.account, epoch: page.epoch) {
                 checkpoint = 0
@@ -183,7 +185,9 @@ actor CloudSession {
                                       version: engine.stack.schemaHistory.currentVersion.name, batch: batch.number, changes: batch.changes)
             let answer: PushResponse
             do {
-                answer = try await send(request, to: "push", timeout: .seconds(60))
+                answer = try await send(Data(request.jsonBytes()), to: "push", timeout: .seconds(60)) { data throws in
+                    try JSONDecoder().decode(PushResponse.self, from: data)
+                }
             } catch let refusal as Refusal where refusal.status == 409 {
                 // The batch broke a rule of the model on the server (two objects with one unique
                 // value, say): it is rebuilt from the objects as they are now, so a local fix goes.
@@ -256,9 +260,9 @@ actor CloudSession {
 
     // MARK: Requests
 
-    private func send<Request: Encodable, Answer: Decodable>(_ request: Request, to operation: String, timeout: Duration) async throws -> Answer {
+    /// Posts a request's JSON `body` to `operation`, and reads a 200's body with `read`.
+    private func send<Answer>(_ body: Data, to operation: String, timeout: Duration, read: (Data) throws -> Answer) async throws -> Answer {
         guard let token else { throw StrataError.syncFailed("the store has no account; set CloudStore.account to sync") }
-        let body = try JSONEncoder().encode(request)
         let status: Int
         let data: Data
         do {
@@ -275,7 +279,7 @@ actor CloudSession {
             throw error
         }
         do {
-            return try JSONDecoder().decode(Answer.self, from: data)
+            return try read(data)
         } catch {
             throw StrataError.syncFailed("the server's answer to a \(operation) could not be read: \(error)")
         }

@@ -16,7 +16,7 @@ extension SyncServer {
             await signal.wait(since: generation, timeout: .milliseconds(wait))
             page = try await readPage(after: request.after, limit: request.limit, account: account)
         }
-        return .json(page)
+        return SyncHTTPResponse(status: 200, body: page.jsonBytes())
     }
 
     /// The page of changes after `after` that `account` may see.
