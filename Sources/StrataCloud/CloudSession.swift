@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Strata
 import StrataSyncCore
 import StrataSyncEngine
@@ -21,6 +22,9 @@ actor CloudSession {
     private var running: Task<(pushed: Int, pulled: Int), any Error>?
     private var loop: Task<Void, Never>?
     private var pushScheduled = false
+    /// Whether local commits wake the session (while its loop runs), and whether a wake-up is
+    /// on its way: read by committing threads, so that a commit costs no task when it need not.
+    private nonisolated let commitNotices = CommitNotices()
     /// Whether the next answer's account is announced as added.
     private var announcesAccount = false
 
@@ -81,16 +85,28 @@ actor CloudSession {
     func startLoop() {
         guard loop == nil else { return }
         loop = Task { await self.runLoop() }
+        commitNotices.wanted.store(true, ordering: .releasing)
     }
 
     /// Stops syncing by itself; requests under way end.
     func stopLoop() {
+        commitNotices.wanted.store(false, ordering: .releasing)
         loop?.cancel()
         loop = nil
     }
 
-    /// A local commit recorded changes: push them soon (one push for a run of commits).
-    func commitRecorded() {
+    /// A local commit recorded changes (called on the committing thread): while the loop runs,
+    /// wakes the session to push them soon; one wake-up at a time.
+    nonisolated func commitRecorded() {
+        guard commitNotices.wanted.load(ordering: .acquiring), !commitNotices.pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        Task {
+            commitNotices.pending.store(false, ordering: .releasing)
+            await self.schedulePush()
+        }
+    }
+
+    /// Pushes soon (one push for a run of commits).
+    private func schedulePush() {
         guard loop != nil, !pushScheduled else { return }
         pushScheduled = true
         Task {
@@ -294,4 +310,12 @@ actor CloudSession {
         let status: Int
         let error: StrataError
     }
+}
+
+/// What a committing thread reads to decide whether to wake a session.
+private final class CommitNotices: Sendable {
+    /// Whether the session's loop runs (commits then push).
+    let wanted = Atomic<Bool>(false)
+    /// Whether a wake-up is on its way.
+    let pending = Atomic<Bool>(false)
 }

@@ -163,7 +163,7 @@ public final class CloudStore: StorageInterface, StorageWrapper {
             try await engine.start()
             let session = CloudSession(engine: engine, endpoint: server.appendingPathComponent(contentName), transport: transport,
                                        client: client, token: nil) { [weak self] event in self?.send(event) }
-            engine.onCommit { Task { await session.commitRecorded() } }
+            engine.onCommit { session.commitRecorded() }
             let account = state.withLock { state -> CloudAccount? in
                 state.session = session
                 return state.account
@@ -190,3 +190,4 @@ public final class CloudStore: StorageInterface, StorageWrapper {
         }
     }
 }
+

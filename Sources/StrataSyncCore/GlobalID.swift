@@ -8,39 +8,67 @@ public struct GlobalID: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// An ID read from UUID text (any version, either case); nil for other text.
     public init?(_ text: String) {
-        let characters = Array(text.lowercased().utf8)
-        guard characters.count == 36 else { return nil }
-        for (index, character) in characters.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
-                guard character == UInt8(ascii: "-") else { return nil }
-            } else {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(character) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(character) else {
-                    return nil
-                }
+        var lowercase = true
+        var count = 0
+        for character in text.utf8 {
+            switch character {
+            case UInt8(ascii: "-"):
+                guard Self.dashes.contains(count) else { return nil }
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"):
+                guard !Self.dashes.contains(count) else { return nil }
+            case UInt8(ascii: "A")...UInt8(ascii: "F"):
+                guard !Self.dashes.contains(count) else { return nil }
+                lowercase = false
+            default:
+                return nil
             }
+            count += 1
         }
-        self.text = String(decoding: characters, as: UTF8.self)
+        guard count == 36 else { return nil }
+        self.text = lowercase ? text : text.lowercased()
     }
+
+    private init(checked text: String) {
+        self.text = text
+    }
+
+    /// Where the text's dashes are.
+    private static let dashes: Set<Int> = [8, 13, 18, 23]
 
     /// A new ID for an object created at `milliseconds` since 1970, its random bits from `random`.
     public static func make(milliseconds: Int64, using random: inout some RandomNumberGenerator) -> GlobalID {
-        var bytes = [UInt8](repeating: 0, count: 16)
         let time = UInt64(max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
-        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: time >> (8 * (5 - index))) }
-        let high = random.next() as UInt64
-        let low = random.next() as UInt64
-        for index in 6..<16 { bytes[index] = UInt8(truncatingIfNeeded: (index < 11 ? high : low) >> (8 * (index % 8))) }
-        bytes[6] = 0x70 | (bytes[6] & 0x0F)   // version 7
-        bytes[8] = 0x80 | (bytes[8] & 0x3F)   // the RFC 9562 variant
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+        var high = random.next() as UInt64
+        var low = random.next() as UInt64
+        high = (high & ~0xF000) | 0x7000                       // version 7 (in the seventh byte's high half)
+        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // the RFC 9562 variant
+        let text = String(unsafeUninitializedCapacity: 36) { buffer in
+            var at = 0
+            func hex(_ value: UInt64, digits: Int) {
+                for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+                    buffer[at] = hexDigits[Int((value >> UInt64(shift)) & 0xF)]
+                    at += 1
+                }
+            }
+            func dash() {
+                buffer[at] = UInt8(ascii: "-")
+                at += 1
+            }
+            hex(time >> 16, digits: 8)
+            dash()
+            hex(time & 0xFFFF, digits: 4)
+            dash()
+            hex(high & 0xFFFF, digits: 4)
+            dash()
+            hex(low >> 48, digits: 4)
+            dash()
+            hex(low & 0xFFFF_FFFF_FFFF, digits: 12)
+            return at
         }
-        return GlobalID(String(decoding: text, as: UTF8.self))!
+        return GlobalID(checked: text)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// A new ID from the system's random numbers.
     public static func make(milliseconds: Int64) -> GlobalID {

@@ -72,7 +72,7 @@ public struct SyncedObject: Hashable, Sendable {
     public mutating func set(_ name: String, to value: SyncValue, at stamp: SyncTimestamp) -> SyncedObject {
         var change = SyncedObject()
         change.attributes[name] = StampedValue(value, at: stamp)
-        self = merged(with: change)
+        absorb(change)
         return change
     }
 
@@ -90,7 +90,7 @@ public struct SyncedObject: Hashable, Sendable {
     public mutating func insert(_ member: String, into name: String, at stamp: SyncTimestamp) -> SyncedObject {
         var change = SyncedObject()
         change.sets[name] = [member: MemberStamps(added: stamp, removed: nil)]
-        self = merged(with: change)
+        absorb(change)
         return change
     }
 
@@ -99,7 +99,7 @@ public struct SyncedObject: Hashable, Sendable {
     public mutating func remove(_ member: String, from name: String, at stamp: SyncTimestamp) -> SyncedObject {
         var change = SyncedObject()
         change.sets[name] = [member: MemberStamps(added: nil, removed: stamp)]
-        self = merged(with: change)
+        absorb(change)
         return change
     }
 
@@ -108,7 +108,7 @@ public struct SyncedObject: Hashable, Sendable {
     public mutating func order(_ name: String, as members: [String], at stamp: SyncTimestamp) -> SyncedObject {
         var change = SyncedObject()
         change.orders[name] = StampedOrder(members: members, stamp: stamp)
-        self = merged(with: change)
+        absorb(change)
         return change
     }
 
@@ -117,7 +117,7 @@ public struct SyncedObject: Hashable, Sendable {
     public mutating func delete(at stamp: SyncTimestamp) -> SyncedObject {
         var change = SyncedObject()
         change.deleted = stamp
-        self = merged(with: change)
+        absorb(change)
         return change
     }
 
@@ -126,26 +126,31 @@ public struct SyncedObject: Hashable, Sendable {
     /// The state that holds both states' changes, decided by the rules above.
     public func merged(with other: SyncedObject) -> SyncedObject {
         var result = self
+        result.absorb(other)
+        return result
+    }
+
+    /// Merges `other`'s changes into this state, in place (see ``merged(with:)``).
+    public mutating func absorb(_ other: SyncedObject) {
         for (name, write) in other.attributes {
-            result.attributes[name] = StampedValue.later(result.attributes[name], write)
+            attributes[name] = StampedValue.later(attributes[name], write)
         }
         for (name, counter) in other.counters {
-            result.counters[name] = result.counters[name].map { $0.merged(with: counter) } ?? counter
+            counters[name] = counters[name].map { $0.merged(with: counter) } ?? counter
         }
         for (name, members) in other.sets {
             for (member, stamps) in members {
-                var ours = result.sets[name]?[member] ?? MemberStamps()
+                var ours = sets[name]?[member] ?? MemberStamps()
                 ours.added = Self.later(ours.added, stamps.added)
                 ours.removed = Self.later(ours.removed, stamps.removed)
-                result.sets[name, default: [:]][member] = ours
+                sets[name, default: [:]][member] = ours
             }
         }
         for (name, order) in other.orders {
-            if let ours = result.orders[name], ours.stamp > order.stamp { continue }
-            result.orders[name] = order
+            if let ours = orders[name], ours.stamp > order.stamp { continue }
+            orders[name] = order
         }
-        result.deleted = Self.later(result.deleted, other.deleted)
-        return result
+        deleted = Self.later(deleted, other.deleted)
     }
 
     private static func later(_ a: SyncTimestamp?, _ b: SyncTimestamp?) -> SyncTimestamp? {

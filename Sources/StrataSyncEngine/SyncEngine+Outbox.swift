@@ -15,7 +15,7 @@ extension SyncEngine {
             let records = SyncRecords(connection: connection)
             if let written = try Self.writtenBatch(on: connection, records: records) { return written }
             let waiting = try connection.cachedStatement(
-                "SELECT gid, entity, pending FROM \(SyncTables.objects) WHERE pending IS NOT NULL ORDER BY pending_order, gid LIMIT ?")
+                "SELECT gid, entity, pending FROM \(SyncTables.objects) WHERE pending_order IS NOT NULL ORDER BY pending_order, gid LIMIT ?")
             waiting.bind(Int64(limit), at: 1)
             var changes: [SyncChange] = []
             do {
@@ -114,7 +114,7 @@ extension SyncEngine {
         return try await stack.perform { transaction in
             let connection = try transaction.syncConnection(configuration: configuration)
             let statement = try connection.cachedStatement(
-                "SELECT (SELECT count(*) FROM \(SyncTables.objects) WHERE pending IS NOT NULL) + (SELECT count(*) FROM \(SyncTables.outbox))")
+                "SELECT (SELECT count(*) FROM \(SyncTables.objects) WHERE pending_order IS NOT NULL) + (SELECT count(*) FROM \(SyncTables.outbox))")
             defer { statement.reset() }
             return try statement.step() ? Int(statement.row.int64(0)) : 0
         }

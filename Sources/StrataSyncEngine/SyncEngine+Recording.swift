@@ -26,9 +26,12 @@ extension SyncEngine {
             stampOfCommit = made
             return made
         }
+        // An object this commit created has no record, unless a change applied in the commit
+        // created it (and its record).
+        let mayHaveRecords = applied.exchange(false, ordering: .acquiringAndReleasing)
         for change in changes {
             guard let entity = model.entities[change.entity] else { continue }
-            let existing = try records.record(table: entity.table, rowID: change.rowID)
+            let existing = change.kind == .inserted && !mayHaveRecords ? nil : try records.record(table: entity.table, rowID: change.rowID)
             if change.kind == .deleted {
                 guard var record = existing, !record.state.isDeleted else { continue }
                 note(record.state.delete(at: commitStamp()), in: &record)
@@ -39,7 +42,7 @@ extension SyncEngine {
             if let existing {
                 touched.append(Touched(change: change, entity: entity, record: existing, isNew: false))
             } else {
-                let gid = GlobalID.make(milliseconds: Self.wallClock)
+                let gid = makeID()
                 newIDs[entity.table, default: [:]][change.rowID] = gid
                 touched.append(Touched(change: change, entity: entity, record: SyncRecord(gid: gid, entity: entity.name, table: entity.table,
                                                                                           rowID: change.rowID), isNew: true))
@@ -75,10 +78,10 @@ extension SyncEngine {
     /// Merges a change into a record's state, and keeps it as this node's role does: a device's
     /// waits to be pushed.
     private func note(_ delta: SyncedObject, in record: inout SyncRecord) {
-        record.state = record.state.merged(with: delta)
+        record.state.absorb(delta)
         switch role {
         case .client:
-            record.pending = (record.pending ?? SyncedObject()).merged(with: delta)
+            if record.pending == nil { record.pending = delta } else { record.pending?.absorb(delta) }
             if record.pendingOrder == nil { record.pendingOrder = Self.pendingOrder(latestStamp) }
         case .server:
             break
@@ -114,9 +117,9 @@ extension SyncEngine {
             if attribute.isCounter {
                 guard case .integer(let now) = value else { continue }
                 let before = state.counters[attribute.name]?.value ?? 0
-                if now != before || !known { delta = delta.merged(with: state.add(now - before, to: attribute.name, by: node)) }
+                if now != before || !known { delta.absorb(state.add(now - before, to: attribute.name, by: node)) }
             } else if state.attributes[attribute.name]?.value != value || !known {
-                delta = delta.merged(with: state.set(attribute.name, to: value, at: stamp()))
+                delta.absorb(state.set(attribute.name, to: value, at: stamp()))
             }
         }
         for toOne in item.entity.toOne where toOne.ordinal < values.count && (changedColumns?.contains(toOne.ordinal) ?? true) {
@@ -130,7 +133,7 @@ extension SyncEngine {
             if current == target { continue }
             // A state naming an object this node lacks shows as nil: that is no change.
             if case .null = target, case .text(let awaited)? = current, let gid = GlobalID(awaited), try lookup.isMissing(gid) { continue }
-            delta = delta.merged(with: state.set(toOne.name, to: target, at: stamp()))
+            delta.absorb(state.set(toOne.name, to: target, at: stamp()))
         }
         for toMany in item.entity.toMany where item.isNew || item.change.toMany.contains(toMany.name) {
             let members = try lookup.members(item.record.rowID ?? item.change.rowID, of: toMany)
@@ -139,11 +142,11 @@ extension SyncEngine {
                 let now = Set(members.map(\.text))
                 let before = Set(state.members(of: toMany.name))
                 for added in now.subtracting(before).sorted() {
-                    delta = delta.merged(with: state.insert(added, into: toMany.name, at: stamp()))
+                    delta.absorb(state.insert(added, into: toMany.name, at: stamp()))
                 }
                 for removed in before.subtracting(now).sorted() {
                     guard let gid = GlobalID(removed), !(try lookup.isMissing(gid)) else { continue }
-                    delta = delta.merged(with: state.remove(removed, from: toMany.name, at: stamp()))
+                    delta.absorb(state.remove(removed, from: toMany.name, at: stamp()))
                 }
             case .order, .reorder:
                 let now = members.map(\.text)
@@ -154,7 +157,7 @@ extension SyncEngine {
                 }
                 if toMany.kind == .reorder { expected = Self.reordered(now, by: state.members(of: toMany.name)) }
                 if now != expected || (state.orders[toMany.name] == nil && !now.isEmpty) {
-                    delta = delta.merged(with: state.order(toMany.name, as: now, at: stamp()))
+                    delta.absorb(state.order(toMany.name, as: now, at: stamp()))
                 }
             }
         }

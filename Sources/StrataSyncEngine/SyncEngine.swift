@@ -32,6 +32,11 @@ package final class SyncEngine: CommitHook {
     private let recorded = Atomic(false)
     /// Whether commits go unrecorded for now (the content is being removed).
     let suspended = Atomic(false)
+    /// Whether a change was applied since the last commit began recording: only then can an
+    /// object a commit created already have a record (the applied change's). Stays set after a
+    /// failed commit, which only costs the next commit its lookups.
+    let applied = Atomic(false)
+    private let randomness = Mutex(IDRandomness())
 
     /// An engine over the storage of `configuration` in `stack`, as `node`. Call ``start()`` to
     /// create its tables and hook it into the storage's commits.
@@ -56,9 +61,10 @@ package final class SyncEngine: CommitHook {
     package func createTables() async throws {
         let dialect = stack.syncDialect(configuration: configuration) ?? .sqlite
         let configuration = self.configuration
+        let role = self.role
         try await stack.perform { transaction in
             let connection = try transaction.syncConnection(configuration: configuration)
-            for sql in SyncTables.create(dialect) { try connection.execute(sql) }
+            for sql in SyncTables.create(dialect, role: role) { try connection.execute(sql) }
         }
     }
 
@@ -70,6 +76,11 @@ package final class SyncEngine: CommitHook {
     /// Runs `action` after every commit that recorded a change (replacing the one given before).
     package func onCommit(_ action: (@Sendable () -> Void)?) {
         committed.withLock { $0 = action }
+    }
+
+    /// A new global ID for an object created now.
+    func makeID() -> GlobalID {
+        randomness.withLock { GlobalID.make(milliseconds: Self.wallClock, using: &$0) }
     }
 
     /// A new timestamp of this node's clock.

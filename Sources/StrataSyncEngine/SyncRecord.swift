@@ -20,6 +20,21 @@ struct SyncRecord: Sendable {
     var pendingOrder: Int64?
     /// Whether its state names objects this node does not have yet.
     var unresolved: Bool
+    /// The indexed columns as read from the table; nil for a record not stored yet.
+    var stored: IndexedColumns?
+
+    /// The columns an index of `strata_sync_objects` holds: a save leaves those that did not
+    /// change alone, so their indexes are not rewritten.
+    struct IndexedColumns: Equatable {
+        var rowID: Int64?
+        var sequence: Int64
+        var pendingOrder: Int64?
+    }
+
+    /// The indexed columns as the record holds them now.
+    var indexedColumns: IndexedColumns {
+        IndexedColumns(rowID: rowID, sequence: sequence, pendingOrder: pendingOrder)
+    }
 
     init(gid: GlobalID, entity: String, table: String, rowID: Int64?) {
         self.gid = gid
@@ -32,6 +47,7 @@ struct SyncRecord: Sendable {
         pending = nil
         pendingOrder = nil
         unresolved = false
+        stored = nil
     }
 }
 
@@ -80,8 +96,34 @@ struct SyncRecords {
         return (statement.row.string(0), statement.row.int64(1))
     }
 
-    /// Writes a record, replacing the one with its global ID.
+    /// Writes a record: a new one whole, a stored one by its state and the columns that changed.
     func save(_ record: SyncRecord) throws(StrataError) {
+        guard let stored = record.stored else { return try insert(record) }
+        let now = record.indexedColumns
+        var assignments = "state = ?, pending = ?, owner = ?, unresolved = ?"
+        var values: [SQLValue] = [.blob(record.state.storedBytes), record.pending.map { .blob($0.storedBytes) } ?? .null,
+                                  record.owner.map(SQLValue.text) ?? .null, .integer(record.unresolved ? 1 : 0)]
+        if now.rowID != stored.rowID {
+            assignments += ", row_id = ?"
+            values.append(now.rowID.map(SQLValue.integer) ?? .null)
+        }
+        if now.sequence != stored.sequence {
+            assignments += ", sequence = ?"
+            values.append(.integer(now.sequence))
+        }
+        if now.pendingOrder != stored.pendingOrder {
+            assignments += ", pending_order = ?"
+            values.append(now.pendingOrder.map(SQLValue.integer) ?? .null)
+        }
+        let statement = try connection.cachedStatement("UPDATE \(SyncTables.objects) SET \(assignments) WHERE gid = ?")
+        defer { statement.reset() }
+        for (index, value) in values.enumerated() { statement.bind(value, at: Int32(index + 1)) }
+        statement.bind(record.gid.text, at: Int32(values.count + 1))
+        try statement.step()
+    }
+
+    /// Writes a record not stored before (replacing one with its global ID, should there be one).
+    private func insert(_ record: SyncRecord) throws(StrataError) {
         let statement = try connection.cachedStatement(
             "INSERT INTO \(SyncTables.objects) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (gid) DO UPDATE SET "
             + "entity = excluded.entity, table_name = excluded.table_name, row_id = excluded.row_id, owner = excluded.owner, "
@@ -94,8 +136,10 @@ struct SyncRecords {
         statement.bind(record.rowID.map(SQLValue.integer) ?? .null, at: 4)
         statement.bind(record.owner.map(SQLValue.text) ?? .null, at: 5)
         statement.bind(record.sequence, at: 6)
-        statement.bind(.blob(record.state.storedBytes), at: 7)
-        statement.bind(record.pending.map { SQLValue.blob($0.storedBytes) } ?? .null, at: 8)
+        let state = record.state.storedBytes
+        statement.bind(.blob(state), at: 7)
+        // A new object's first change is its whole state: its bytes are written once, not twice.
+        statement.bind(record.pending.map { SQLValue.blob($0 == record.state ? state : $0.storedBytes) } ?? .null, at: 8)
         statement.bind(record.pendingOrder.map(SQLValue.integer) ?? .null, at: 9)
         statement.bind(Int64(record.unresolved ? 1 : 0), at: 10)
         try statement.step()
@@ -140,6 +184,7 @@ struct SyncRecords {
         record.pending = row.isNull(7) ? nil : try decode(row.value(7))
         record.pendingOrder = row.isNull(8) ? nil : row.int64(8)
         record.unresolved = row.int64(9) != 0
+        record.stored = record.indexedColumns
         return record
     }
 }

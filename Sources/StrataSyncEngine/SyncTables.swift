@@ -18,8 +18,10 @@ enum SyncTables {
     static let outbox = "strata_sync_outbox"
     static let clients = "strata_sync_clients"
 
-    /// The statements that create the tables (each leaves an existing table alone).
-    static func create(_ dialect: SQLDialect) -> [String] {
+    /// The statements that create the tables (each leaves an existing table alone), with the
+    /// indexes `role` reads by: a server's log order, a client's changes not yet pushed. Each
+    /// index is one more write per recorded change, so a role keeps only its own.
+    static func create(_ dialect: SQLDialect, role: SyncEngine.Role) -> [String] {
         let integer = dialect.integer
         let bytes = dialect.columnType(.data)
         return [
@@ -27,8 +29,9 @@ enum SyncTables {
                 + "row_id \(integer), owner TEXT, sequence \(integer) NOT NULL DEFAULT 0, state \(bytes) NOT NULL, pending \(bytes), "
                 + "pending_order \(integer), unresolved \(integer) NOT NULL DEFAULT 0)",
             "CREATE INDEX IF NOT EXISTS \(objects)_row ON \(objects) (table_name, row_id)",
-            "CREATE INDEX IF NOT EXISTS \(objects)_sequence ON \(objects) (sequence)",
-            "CREATE INDEX IF NOT EXISTS \(objects)_pending ON \(objects) (pending_order) WHERE pending IS NOT NULL",
+            role == .server
+                ? "CREATE INDEX IF NOT EXISTS \(objects)_sequence ON \(objects) (sequence)"
+                : "CREATE INDEX IF NOT EXISTS \(objects)_pending ON \(objects) (pending_order) WHERE pending_order IS NOT NULL",
             "CREATE TABLE IF NOT EXISTS \(waiting) (awaited TEXT NOT NULL, gid TEXT NOT NULL, PRIMARY KEY (awaited, gid))",
             "CREATE TABLE IF NOT EXISTS \(meta) (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
             "CREATE TABLE IF NOT EXISTS \(outbox) (batch \(integer) NOT NULL, position \(integer) NOT NULL, entity TEXT NOT NULL, "
