@@ -15,7 +15,7 @@ extension SyncEngine {
             let records = SyncRecords(connection: connection)
             if let written = try Self.writtenBatch(on: connection, records: records) { return written }
             let waiting = try connection.cachedStatement(
-                "SELECT gid, entity, pending FROM \(SyncTables.objects) WHERE pending_order IS NOT NULL ORDER BY pending_order, gid LIMIT ?")
+                "SELECT gid, entity, coalesce(pending, state) FROM \(SyncTables.objects) WHERE pending_order IS NOT NULL ORDER BY pending_order, gid LIMIT ?")
             waiting.bind(Int64(limit), at: 1)
             var changes: [SyncChange] = []
             do {

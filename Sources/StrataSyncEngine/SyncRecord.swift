@@ -31,6 +31,14 @@ struct SyncRecord: Sendable {
         var pendingOrder: Int64?
     }
 
+    /// The `pending` column's value: NULL, with a pending order, when the changes not yet pushed
+    /// are the whole state (an object created or adopted here and not pushed since), whose bytes
+    /// are then stored once.
+    var storedPending: SQLValue {
+        guard let pending, pending != state else { return .null }
+        return .blob(pending.storedBytes)
+    }
+
     /// The indexed columns as the record holds them now.
     var indexedColumns: IndexedColumns {
         IndexedColumns(rowID: rowID, sequence: sequence, pendingOrder: pendingOrder)
@@ -101,7 +109,7 @@ struct SyncRecords {
         guard let stored = record.stored else { return try insert(record) }
         let now = record.indexedColumns
         var assignments = "state = ?, pending = ?, owner = ?, unresolved = ?"
-        var values: [SQLValue] = [.blob(record.state.storedBytes), record.pending.map { .blob($0.storedBytes) } ?? .null,
+        var values: [SQLValue] = [.blob(record.state.storedBytes), record.storedPending,
                                   record.owner.map(SQLValue.text) ?? .null, .integer(record.unresolved ? 1 : 0)]
         if now.rowID != stored.rowID {
             assignments += ", row_id = ?"
@@ -136,10 +144,8 @@ struct SyncRecords {
         statement.bind(record.rowID.map(SQLValue.integer) ?? .null, at: 4)
         statement.bind(record.owner.map(SQLValue.text) ?? .null, at: 5)
         statement.bind(record.sequence, at: 6)
-        let state = record.state.storedBytes
-        statement.bind(.blob(state), at: 7)
-        // A new object's first change is its whole state: its bytes are written once, not twice.
-        statement.bind(record.pending.map { SQLValue.blob($0 == record.state ? state : $0.storedBytes) } ?? .null, at: 8)
+        statement.bind(.blob(record.state.storedBytes), at: 7)
+        statement.bind(record.storedPending, at: 8)
         statement.bind(record.pendingOrder.map(SQLValue.integer) ?? .null, at: 9)
         statement.bind(Int64(record.unresolved ? 1 : 0), at: 10)
         try statement.step()
@@ -181,8 +187,8 @@ struct SyncRecords {
         record.owner = row.isNull(4) ? nil : row.string(4)
         record.sequence = row.int64(5)
         record.state = try decode(row.value(6))
-        record.pending = row.isNull(7) ? nil : try decode(row.value(7))
         record.pendingOrder = row.isNull(8) ? nil : row.int64(8)
+        record.pending = row.isNull(7) ? (record.pendingOrder == nil ? nil : record.state) : try decode(row.value(7))
         record.unresolved = row.int64(9) != 0
         record.stored = record.indexedColumns
         return record
