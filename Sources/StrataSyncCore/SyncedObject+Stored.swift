@@ -2,15 +2,18 @@
 /// and written without Codable: a device and a server read and write a state for every object
 /// they sync, and JSON coding was most of that work. The wire keeps the JSON form.
 ///
-/// Layout (integers little-endian, counts and lengths as LEB128): a version byte (1); the
+/// Layout (integers little-endian, counts and lengths as LEB128): a version byte (2); the
 /// attributes (name, value, timestamp each); the counters (name, then node, increments and
 /// decrements each); the sets (name, then member, a flags byte and the timestamps it flags
 /// each); the orders (name, members, timestamp); a flag byte and the deletion's timestamp.
+/// A timestamp is a count: 0 then the timestamp written out (milliseconds, counter, node), or
+/// N for the Nth one written out before it, since a commit's writes share one timestamp (the
+/// node alone is 36 bytes). Version 1 wrote every timestamp out, without the count; it still reads.
 extension SyncedObject {
     /// The state in its stored form.
     package var storedBytes: [UInt8] {
         var writer = StoredWriter()
-        writer.byte(1)
+        writer.byte(2)
         writer.count(attributes.count)
         for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
             writer.string(name)
@@ -53,7 +56,11 @@ extension SyncedObject {
     /// Reads a state in its stored form; nil when the bytes are not one.
     package init?(storedBytes bytes: [UInt8]) {
         var reader = StoredReader(bytes: bytes)
-        guard reader.byte() == 1 else { return nil }
+        switch reader.byte() {
+        case 1: reader.sharesStamps = false
+        case 2: reader.sharesStamps = true
+        default: return nil
+        }
         self.init()
         guard let attributeCount = reader.count() else { return nil }
         for _ in 0..<attributeCount {
@@ -107,6 +114,8 @@ extension SyncedObject {
 /// Appends the stored form's parts.
 private struct StoredWriter {
     var bytes: [UInt8] = []
+    /// The timestamps written out so far, in order.
+    private var stamps: [SyncTimestamp] = []
 
     init() {
         bytes.reserveCapacity(256)
@@ -137,7 +146,15 @@ private struct StoredWriter {
         }
     }
 
+    /// Writes a timestamp as the number of an equal one written out before (among the latest
+    /// 16, which keeps a large state's writing linear), or out in full.
     mutating func stamp(_ stamp: SyncTimestamp) {
+        if let earlier = stamps.indices.suffix(16).last(where: { stamps[$0] == stamp }) {
+            count(earlier + 1)
+            return
+        }
+        count(0)
+        stamps.append(stamp)
         int64(stamp.milliseconds)
         count(Int(stamp.counter))
         string(stamp.node)
@@ -168,6 +185,14 @@ private struct StoredWriter {
 private struct StoredReader {
     let bytes: [UInt8]
     var offset = 0
+    /// Whether timestamps may refer to earlier ones (version 2).
+    var sharesStamps = true
+    /// The timestamps read out in full so far, in order.
+    private var stamps: [SyncTimestamp] = []
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
 
     var isAtEnd: Bool { offset == bytes.count }
 
@@ -209,8 +234,14 @@ private struct StoredReader {
     }
 
     mutating func stamp() -> SyncTimestamp? {
+        if sharesStamps {
+            guard let reference = count() else { return nil }
+            if reference > 0 { return reference <= stamps.count ? stamps[reference - 1] : nil }
+        }
         guard let milliseconds = int64(), let counter = count(), let counterValue = UInt32(exactly: counter), let node = string() else { return nil }
-        return SyncTimestamp(milliseconds: milliseconds, counter: counterValue, node: node)
+        let stamp = SyncTimestamp(milliseconds: milliseconds, counter: counterValue, node: node)
+        stamps.append(stamp)
+        return stamp
     }
 
     mutating func value() -> SyncValue? {
