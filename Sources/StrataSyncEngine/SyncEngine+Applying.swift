@@ -41,7 +41,6 @@ extension SyncEngine {
             merged[change.id] = record
         }
         guard !order.isEmpty else { return 0 }
-        applied.store(true, ordering: .releasing)
         var materializer = Materializer(engine: self, transaction: transaction, records: records)
         try materializer.run(order.compactMap { merged[$0] })
         try save(materializer.finished, with: records)

@@ -26,12 +26,11 @@ extension SyncEngine {
             stampOfCommit = made
             return made
         }
-        // An object this commit created has no record, unless a change applied in the commit
-        // created it (and its record).
-        let mayHaveRecords = applied.exchange(false, ordering: .acquiringAndReleasing)
         for change in changes {
-            guard let entity = model.entities[change.entity] else { continue }
-            let existing = change.kind == .inserted && !mayHaveRecords ? nil : try records.record(table: entity.table, rowID: change.rowID)
+            // Objects that hold applied changes are recorded by the applying (their states say
+            // what they hold); an object this commit created otherwise has no record yet.
+            guard !change.appliedBySync, let entity = model.entities[change.entity] else { continue }
+            let existing = change.kind == .inserted ? nil : try records.record(table: entity.table, rowID: change.rowID)
             if change.kind == .deleted {
                 guard var record = existing, !record.state.isDeleted else { continue }
                 note(record.state.delete(at: commitStamp()), in: &record)

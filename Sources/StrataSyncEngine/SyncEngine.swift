@@ -32,10 +32,6 @@ package final class SyncEngine: CommitHook {
     private let recorded = Atomic(false)
     /// Whether commits go unrecorded for now (the content is being removed).
     let suspended = Atomic(false)
-    /// Whether a change was applied since the last commit began recording: only then can an
-    /// object a commit created already have a record (the applied change's). Stays set after a
-    /// failed commit, which only costs the next commit its lookups.
-    let applied = Atomic(false)
     private let randomness = Mutex(IDRandomness())
 
     /// An engine over the storage of `configuration` in `stack`, as `node`. Call ``start()`` to

@@ -314,6 +314,8 @@ struct ChangeLog {
     var changedColumns: [ObjectKey: ColumnSet] = [:]
     /// The to-many relationships (by name) each object's changes added to or removed from.
     var toMany: [ObjectKey: Set<String>] = [:]
+    /// Objects the sync engine made hold another node's changes (see ``HookedChange/appliedBySync``).
+    var appliedBySync: Set<ObjectIdentifier> = []
 
     var isEmpty: Bool { updated.isEmpty && deleted.isEmpty }
 }

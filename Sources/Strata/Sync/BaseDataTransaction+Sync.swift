@@ -1,6 +1,7 @@
 /// What the sync engine does inside a transaction, by entity and property name rather than by
 /// generated type: it applies other nodes' changes as ordinary commits, so monitors, observers and
-/// delete rules see them like any other.
+/// delete rules see them like any other. The objects it creates or sets are noted, and their
+/// changes reach commit hooks marked ``HookedChange/appliedBySync``.
 extension BaseDataTransaction {
     /// The writer connection of the storage added for `configuration`, inside this transaction's
     /// write transaction (opened first); what the engine writes to its own tables commits with
@@ -20,12 +21,15 @@ extension BaseDataTransaction {
     /// A new object of `entity` in the storage of `configuration`.
     package func syncCreate(entity: String, configuration: String) throws(StrataError) -> StrataObject {
         guard let layout = context.core.layout.entity(entity) else { throw .noStorage(entity: entity) }
-        return context.createObject(layout.type, configuration: configuration)
+        let object = context.createObject(layout.type, configuration: configuration)
+        context.log.appliedBySync.insert(ObjectIdentifier(object))
+        return object
     }
 
     /// Sets the attribute in column `ordinal` of `object` to a stored value, as its setter would
     /// (observers are told, the commit writes it); nothing happens when it holds the value already.
     package func syncSet(_ object: StrataObject, ordinal: Int, to value: SQLValue) {
+        context.log.appliedBySync.insert(ObjectIdentifier(object))
         var values = ObjectContext.currentValues(of: object)
         guard ordinal < values.count, values[ordinal] != value else { return }
         values[ordinal] = value
@@ -36,12 +40,14 @@ extension BaseDataTransaction {
 
     /// Sets the to-one relationship at lineage index `relationship`, updating its inverse.
     package func syncSetToOne(_ object: StrataObject, relationship: Int, to destination: StrataObject?) {
+        context.log.appliedBySync.insert(ObjectIdentifier(object))
         guard object.toOneObject(relationship) !== destination else { return }
         object.setToOneObject(relationship, "relationship", destination)
     }
 
     /// Sets the members of the to-many relationship at lineage index `relationship`, in order.
     package func syncSetToMany(_ object: StrataObject, relationship: Int, to members: [StrataObject]) {
+        context.log.appliedBySync.insert(ObjectIdentifier(object))
         let current: [StrataObject] = object.toMany(relationship)
         guard current.count != members.count || zip(current, members).contains(where: { $0 !== $1 }) else { return }
         object.setToMany(relationship, "relationship", members)

@@ -33,13 +33,17 @@ package struct HookedChange {
     package let values: [SQLValue]
     /// The to-many relationships (by name) the commit added members to or removed members from.
     package let toMany: Set<String>
+    /// Whether the sync engine created or set the object in this transaction, to hold changes it
+    /// applied (whose records it keeps itself); a deletion is never marked.
+    package let appliedBySync: Bool
 
     /// A change as a commit (or the sync engine, recording objects stored before sync began) lists it.
-    package init(entity: String, rowID: Int64, kind: Kind, values: [SQLValue], toMany: Set<String>) {
+    package init(entity: String, rowID: Int64, kind: Kind, values: [SQLValue], toMany: Set<String>, appliedBySync: Bool = false) {
         self.entity = entity
         self.rowID = rowID
         self.kind = kind
         self.values = values
         self.toMany = toMany
+        self.appliedBySync = appliedBySync
     }
 }

@@ -24,18 +24,20 @@ extension ObjectContext {
             guard let layout = object.layout else { continue }
             listed.insert(object.key)
             changes.append(HookedChange(entity: layout.name, rowID: object.rowID, kind: .inserted, values: Self.currentValues(of: object),
-                                        toMany: log.toMany[object.key] ?? []))
+                                        toMany: log.toMany[object.key] ?? [], appliedBySync: log.appliedBySync.contains(ObjectIdentifier(object))))
         }
         for (key, object) in log.updated where key.storage == storage && !object.isInserted && !object.deleted && !listed.contains(key) {
             guard let layout = object.layout else { continue }
             listed.insert(key)
             changes.append(HookedChange(entity: layout.name, rowID: key.rowID, kind: .updated(changed: log.changedColumns[key]?.ordinals ?? []),
-                                        values: Self.currentValues(of: object), toMany: log.toMany[key] ?? []))
+                                        values: Self.currentValues(of: object), toMany: log.toMany[key] ?? [],
+                                        appliedBySync: log.appliedBySync.contains(ObjectIdentifier(object))))
         }
         for (key, names) in log.toMany where key.storage == storage && !listed.contains(key) {
             guard let object = registered[key], !object.deleted, let layout = object.layout else { continue }
             changes.append(HookedChange(entity: layout.name, rowID: key.rowID, kind: .updated(changed: []),
-                                        values: Self.currentValues(of: object), toMany: names))
+                                        values: Self.currentValues(of: object), toMany: names,
+                                        appliedBySync: log.appliedBySync.contains(ObjectIdentifier(object))))
         }
         for (key, entity) in log.deleted where key.storage == storage {
             changes.append(HookedChange(entity: entity, rowID: key.rowID, kind: .deleted, values: [], toMany: []))
