@@ -132,6 +132,10 @@ public struct SyncedObject: Hashable, Sendable {
 
     /// Merges `other`'s changes into this state, in place (see ``merged(with:)``).
     public mutating func absorb(_ other: SyncedObject) {
+        if attributes.isEmpty, counters.isEmpty, sets.isEmpty, orders.isEmpty, deleted == nil {
+            self = other   // a state nothing touched yet (a new object's) takes the other whole
+            return
+        }
         for (name, write) in other.attributes {
             attributes[name] = StampedValue.later(attributes[name], write)
         }
