@@ -49,6 +49,17 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+/// Exits when the process that started this one is gone (a test run killed or stopped), so no
+/// child outlives it holding a port, a file or a database session that the next run waits for.
+func exitWithParent() {
+    let parent = getppid()
+    Thread.detachNewThread {
+        while getppid() == parent { Thread.sleep(forTimeInterval: 0.5) }
+        exit(3)
+    }
+}
+
+exitWithParent()
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else { fail("usage: strata-crash-child seed|migrate|check PATH [COWS]") }
 let url = URL(fileURLWithPath: arguments[2])

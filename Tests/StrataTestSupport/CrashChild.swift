@@ -73,9 +73,15 @@ public enum CrashChild {
         }) ?? ""
     }
 
-    /// What the child prints until its output contains `marker` (or ends).
-    public static func read(_ child: (process: Process, output: Pipe), until marker: String) async -> String {
+    /// What the child prints until its output contains `marker` (or ends). A child that neither
+    /// prints it nor exits within `patience` is killed, so that a hang fails the test (with what
+    /// the child printed) instead of stopping the run; no passing run comes near the bound.
+    public static func read(_ child: (process: Process, output: Pipe), until marker: String, patience: Duration = .seconds(300)) async -> String {
         let output = child.output
+        let process = child.process
+        let watchdog = DispatchWorkItem { if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(patience.components.seconds * 1000)), execute: watchdog)
+        defer { watchdog.cancel() }
         return (try? await onItsOwnThread {
             var printed = ""
             while !printed.contains(marker), case let data = output.fileHandleForReading.availableData, !data.isEmpty {
