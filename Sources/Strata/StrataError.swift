@@ -103,6 +103,11 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Syncing a store with its server failed: `reason` says why (the server's words when it
     /// refused a request). Local commits are kept; the next sync tries again.
     case syncFailed(String)
+    /// The sync server refused this device's model version: `clientVersion` is the device's,
+    /// `serverVersion` the server's current one, and `reason` names the step between them that
+    /// cannot be translated (or why the versions do not match). Nothing was sent or written; the
+    /// device syncs again once the app (or the server) is updated.
+    case syncVersionRefused(clientVersion: String, serverVersion: String, reason: String)
 
     /// One sentence saying what happened and what to do.
     public var description: String {
@@ -202,6 +207,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "add the storage to a new DataStack to use the store again"
         case .syncFailed(let reason):
             return "sync failed: \(reason)"
+        case .syncVersionRefused(let clientVersion, let serverVersion, let reason):
+            return "sync refused: this device's model version \(clientVersion) cannot sync with the server's \(serverVersion): \(reason)"
         }
     }
 }
