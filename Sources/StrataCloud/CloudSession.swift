@@ -119,7 +119,19 @@ actor CloudSession {
         do {
             _ = try await sync()
         } catch {
-            emit(.failed(Self.strataError(error)))
+            report(error)
+        }
+    }
+
+    /// Tells the app of a failed sync: a refused model version as an update it needs (and then
+    /// the loop stops: asking again cannot help), anything else as a failure to retry.
+    private func report(_ error: any Error) {
+        let error = Self.strataError(error)
+        if case .syncVersionRefused = error {
+            emit(.updateRequired(error))
+            stopLoop()
+        } else {
+            emit(.failed(error))
         }
     }
 
@@ -134,7 +146,8 @@ actor CloudSession {
                 }
             } catch {
                 if Task.isCancelled { return }
-                emit(.failed(Self.strataError(error)))
+                report(error)
+                if case .syncVersionRefused = Self.strataError(error) { return }
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(30))
             }
@@ -158,7 +171,7 @@ actor CloudSession {
         var wait = wait
         while true {
             let request = PullRequest(client: client, model: engine.stack.schemaHistory.modelName, version: engine.stack.schemaHistory.currentVersion.name,
-                                      after: checkpoint, limit: Self.pageSize, wait: wait)
+                                      lock: versionLock, after: checkpoint, limit: Self.pageSize, wait: wait)
             let page = try await send(Data(try JSONEncoder().encode(request)), to: "pull", timeout: .milliseconds((wait ?? 0) + 30_000)) { data throws in
                 try PullResponse(jsonBytes: Array(data))
             }
@@ -198,7 +211,7 @@ actor CloudSession {
         var pushed = 0
         while let batch = try await engine.nextBatch(limit: SyncLimits.changesPerPush) {
             let request = PushRequest(client: client, model: engine.stack.schemaHistory.modelName,
-                                      version: engine.stack.schemaHistory.currentVersion.name, batch: batch.number, changes: batch.changes)
+                                      version: engine.stack.schemaHistory.currentVersion.name, lock: versionLock, batch: batch.number, changes: batch.changes)
             let answer: PushResponse
             do {
                 answer = try await send(Data(request.jsonBytes()), to: "push", timeout: .seconds(60)) { data throws in
@@ -276,6 +289,12 @@ actor CloudSession {
 
     // MARK: Requests
 
+    /// The app's model version's lock, sent with every request (the server refuses a version
+    /// whose lock differs from the one it sealed).
+    private var versionLock: String {
+        engine.stack.schemaHistory.currentVersion.versionLock.metadataText
+    }
+
     /// Posts a request's JSON `body` to `operation`, and reads a 200's body with `read`.
     private func send<Answer>(_ body: Data, to operation: String, timeout: Duration, read: (Data) throws -> Answer) async throws -> Answer {
         guard let token else { throw StrataError.syncFailed("the store has no account; set CloudStore.account to sync") }
@@ -289,7 +308,11 @@ actor CloudSession {
             throw StrataError.syncFailed("the server could not be reached for a \(operation): \(error)")
         }
         guard status == 200 else {
-            let message = (try? JSONDecoder().decode(ServerRefusal.self, from: data))?.error ?? String(decoding: data.prefix(500), as: UTF8.self)
+            let refusal = try? JSONDecoder().decode(ServerRefusal.self, from: data)
+            if status == 426, let refusal, let clientVersion = refusal.clientVersion, let serverVersion = refusal.serverVersion, let reason = refusal.reason {
+                throw StrataError.syncVersionRefused(clientVersion: clientVersion, serverVersion: serverVersion, reason: reason)
+            }
+            let message = refusal?.error ?? String(decoding: data.prefix(500), as: UTF8.self)
             let error = StrataError.syncFailed("the server answered \(status) to a \(operation): \(message)")
             if status == 409 { throw Refusal(status: status, error: error) }
             throw error
@@ -303,6 +326,9 @@ actor CloudSession {
 
     private struct ServerRefusal: Decodable {
         let error: String
+        let clientVersion: String?
+        let serverVersion: String?
+        let reason: String?
     }
 
     /// A refusal the session acts on before reporting it.

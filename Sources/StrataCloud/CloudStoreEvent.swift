@@ -25,6 +25,11 @@ public enum CloudStoreEvent: Sendable, Equatable {
     case synced(pushed: Int, pulled: Int)
     /// A sync failed; local commits are kept, and the store tries again (with backoff).
     case failed(StrataError)
+    /// The server cannot sync with this app's model version
+    /// (``StrataError/syncVersionRefused(clientVersion:serverVersion:reason:)`` says which and
+    /// why): the app, or the server, must be updated. Local commits are kept; the store stops
+    /// syncing by itself, and syncs again when asked (``CloudStore/sync()``) or restarted.
+    case updateRequired(StrataError)
 }
 
 /// Told of a ``CloudStore``'s account, content and initial import, on the main actor, as
@@ -47,6 +52,8 @@ public protocol CloudStoreObserver: AnyObject, Sendable {
     func cloudStoreWillRemoveContent(_ storage: CloudStore)
     /// See ``CloudStoreEvent/contentDidRemove``.
     func cloudStoreDidRemoveContent(_ storage: CloudStore)
+    /// See ``CloudStoreEvent/updateRequired(_:)``.
+    func cloudStoreRequiresUpdate(_ storage: CloudStore, error: StrataError)
 }
 
 extension CloudStoreObserver {
@@ -66,6 +73,8 @@ extension CloudStoreObserver {
     public func cloudStoreWillRemoveContent(_ storage: CloudStore) {}
     /// Does nothing.
     public func cloudStoreDidRemoveContent(_ storage: CloudStore) {}
+    /// Does nothing.
+    public func cloudStoreRequiresUpdate(_ storage: CloudStore, error: StrataError) {}
 }
 
 extension CloudStoreObserver {
@@ -80,6 +89,7 @@ extension CloudStoreObserver {
         case .accountDidRemove: cloudStoreDidRemoveAccount(storage)
         case .contentWillRemove: cloudStoreWillRemoveContent(storage)
         case .contentDidRemove: cloudStoreDidRemoveContent(storage)
+        case .updateRequired(let error): cloudStoreRequiresUpdate(storage, error: error)
         case .initialImportProgress, .synced, .failed: break
         }
     }

@@ -73,6 +73,10 @@ extension PushRequest {
         writer.string(model)
         writer.raw(",\"version\":")
         writer.string(version)
+        if let lock {
+            writer.raw(",\"lock\":")
+            writer.string(lock)
+        }
         writer.raw(",\"batch\":")
         writer.integer(batch)
         writer.raw(",\"changes\":[")

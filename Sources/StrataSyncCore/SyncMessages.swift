@@ -54,17 +54,21 @@ public struct PushRequest: Codable, Hashable, Sendable {
     public var model: String
     /// The model version's name.
     public var version: String
+    /// The version's lock in its metadata text (`Dog:1b59…,…;Person:…`), so the server can tell a
+    /// version changed after it shipped; nil from clients that send none.
+    public var lock: String?
     /// The batch's number, from 1, growing by one per batch of this client.
     public var batch: Int64
     /// The changes, in the order made.
     public var changes: [SyncChange]
 
     /// A push in the current format.
-    public init(client: String, model: String, version: String, batch: Int64, changes: [SyncChange]) {
+    public init(client: String, model: String, version: String, lock: String? = nil, batch: Int64, changes: [SyncChange]) {
         self.format = SyncFormat.current
         self.client = client
         self.model = model
         self.version = version
+        self.lock = lock
         self.batch = batch
         self.changes = changes
     }
@@ -112,6 +116,8 @@ public struct PullRequest: Codable, Hashable, Sendable {
     public var model: String
     /// The model version's name.
     public var version: String
+    /// The version's lock (see ``PushRequest/lock``).
+    public var lock: String?
     /// The last server sequence number the client has applied (0 for none).
     public var after: Int64
     /// The most changes to answer with.
@@ -121,11 +127,12 @@ public struct PullRequest: Codable, Hashable, Sendable {
     public var wait: Int?
 
     /// A pull in the current format.
-    public init(client: String, model: String, version: String, after: Int64, limit: Int, wait: Int? = nil) {
+    public init(client: String, model: String, version: String, lock: String? = nil, after: Int64, limit: Int, wait: Int? = nil) {
         self.format = SyncFormat.current
         self.client = client
         self.model = model
         self.version = version
+        self.lock = lock
         self.after = after
         self.limit = limit
         self.wait = wait

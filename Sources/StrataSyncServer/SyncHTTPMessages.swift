@@ -1,5 +1,6 @@
 import Foundation
 import StrataSyncCore
+import StrataSyncEngine
 
 /// A request as the sync server reads it: whatever web framework received it hands over these
 /// parts, so the server needs none.
@@ -47,9 +48,15 @@ public struct SyncHTTPResponse: Sendable, Equatable {
         }
     }
 
-    /// A refusal: `{"error": message}`.
-    static func error(_ status: Int, _ message: String) -> SyncHTTPResponse {
-        let body = (try? JSONEncoder().encode(SyncErrorBody(error: message))) ?? Data("{}".utf8)
+    /// A refusal: `{"error": message}`, with the versions and the reason for a 426.
+    static func error(_ status: Int, _ message: String, version: VersionRefusal? = nil) -> SyncHTTPResponse {
+        var refusal = SyncErrorBody(error: message)
+        if let version {
+            refusal.clientVersion = version.clientVersion
+            refusal.serverVersion = version.serverVersion
+            refusal.reason = version.reason
+        }
+        let body = (try? JSONEncoder().encode(refusal)) ?? Data("{}".utf8)
         return SyncHTTPResponse(status: status, body: Array(body))
     }
 
@@ -63,6 +70,12 @@ public struct SyncHTTPResponse: Sendable, Equatable {
 public struct SyncErrorBody: Codable, Sendable, Equatable {
     /// What was wrong, in words.
     public var error: String
+    /// In a 426 (a model version the server cannot serve): the client's version.
+    public var clientVersion: String?
+    /// In a 426: the server's version.
+    public var serverVersion: String?
+    /// In a 426: what stands between the two versions.
+    public var reason: String?
 
     /// A body saying `error`.
     public init(error: String) {

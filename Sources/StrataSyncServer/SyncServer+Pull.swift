@@ -9,12 +9,19 @@ import StrataSyncEngine
 extension SyncServer {
     func pull(_ request: PullRequest, account: String) async throws -> SyncHTTPResponse {
         do { try request.validate() } catch { throw Refusal(status: 400, message: error.description) }
-        try checkModel(request.model, request.version)
+        let translation = try checkModel(request.model, request.version, lock: request.lock)
         let generation = signal.generation
         var page = try await readPage(after: request.after, limit: request.limit, account: account)
         if page.entries.isEmpty, let wait = request.wait, wait > 0 {
             await signal.wait(since: generation, timeout: .milliseconds(wait))
             page = try await readPage(after: request.after, limit: request.limit, account: account)
+        }
+        if let translation {
+            // An older version's names and values; what it lacks is left out (the checkpoint
+            // still passes it).
+            page.entries = page.entries.compactMap { entry in
+                translation.down(entry.change).map { PullResponse.Entry(sequence: entry.sequence, change: $0) }
+            }
         }
         return SyncHTTPResponse(status: 200, body: page.jsonBytes())
     }

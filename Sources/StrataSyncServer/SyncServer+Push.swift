@@ -6,7 +6,11 @@ import StrataSyncEngine
 extension SyncServer {
     func push(_ request: PushRequest, account: String) async throws -> SyncHTTPResponse {
         do { try request.validate() } catch { throw Refusal(status: 400, message: error.description) }
-        try checkModel(request.model, request.version)
+        var request = request
+        if let translation = try checkModel(request.model, request.version, lock: request.lock) {
+            // The server's names and values; what the server's version no longer has is left out.
+            request.changes = request.changes.compactMap(translation.up)
+        }
         for (position, change) in request.changes.enumerated() {
             if let problem = engine.problem(with: change) {
                 throw Refusal(status: 422, message: "change \(position) (\(change.id)): \(problem); nothing of the batch was applied")

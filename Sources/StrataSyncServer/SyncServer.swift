@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataSyncCore
 import StrataSyncEngine
+import Synchronization
 
 /// The server half of sync: serves one content (a synced storage of a stack) to the devices of
 /// every account, over HTTP requests that the app's web framework hands over as bytes.
@@ -26,6 +27,8 @@ public final class SyncServer: Sendable {
     let engine: SyncEngine
     let authenticate: Authenticate
     let signal = CommitSignal()
+    /// How each client version (and lock) seen so far is served.
+    let translations = Mutex<[String: Result<VersionTranslation?, VersionRefusal>]>([:])
 
     /// Starts serving the storage of `configuration` in `stack` as the content `contentName`
     /// (by default the model's name): creates the sync tables, logs the objects stored so far,
@@ -78,7 +81,7 @@ public final class SyncServer: Sendable {
             }
             return try await pull(try decode(PullRequest.self, request.body), account: account)
         } catch let refusal as Refusal {
-            return .error(refusal.status, refusal.message)
+            return .error(refusal.status, refusal.message, version: refusal.version)
         } catch {
             return .error(500, "the request failed on the server: \(error)")
         }
@@ -96,6 +99,8 @@ public final class SyncServer: Sendable {
     struct Refusal: Error {
         let status: Int
         let message: String
+        /// For a 426: the versions and why.
+        var version: VersionRefusal?
     }
 
     private func decode<T: Decodable & Sendable>(_ type: T.Type, _ body: [UInt8]) throws(Refusal) -> T {
@@ -125,14 +130,32 @@ public final class SyncServer: Sendable {
         }
     }
 
-    /// Checks the model and version a request names.
-    func checkModel(_ model: String, _ version: String) throws(Refusal) {
+    /// Checks the model, version and lock a request names; returns how changes are translated
+    /// for its version (nil at the server's own). A version the server cannot serve is a 426.
+    func checkModel(_ model: String, _ version: String, lock: String?) throws(Refusal) -> VersionTranslation? {
         let history = stack.schemaHistory
         guard model == history.modelName else {
             throw Refusal(status: 400, message: "this server syncs the model '\(history.modelName)', not '\(model)'")
         }
-        guard version == history.currentVersion.name else {
-            throw Refusal(status: 400, message: "the model version '\(version)' is not one this server serves; it serves \(history.modelName) \(history.currentVersion.name)")
+        var clientLock: VersionLock?
+        if let lock {
+            guard let parsed = VersionLock(lock) else {
+                throw Refusal(status: 400, message: "the field 'lock' is not a version lock (Entity:word,word,word,word;...)")
+            }
+            clientLock = parsed
+        }
+        let key = version + "\n" + (lock ?? "")
+        let planned = translations.withLock { known in
+            if let earlier = known[key] { return earlier }
+            let result = Result { () throws(VersionRefusal) -> VersionTranslation? in
+                try VersionTranslation.plan(history: history, clientVersion: version, clientLock: clientLock)
+            }
+            known[key] = result
+            return result
+        }
+        switch planned {
+        case .success(let translation): return translation
+        case .failure(let refusal): throw Refusal(status: 426, message: refusal.error.description, version: refusal)
         }
     }
 }

@@ -101,8 +101,8 @@ import Testing
 }
 
 /// A push request of `changes`.
-func push(token: String, client: String = "tester", batch: Int64 = 1, model: String = "Planner", version: String = "V1",
+func push(token: String, client: String = "tester", batch: Int64 = 1, model: String = "Planner", version: String = "V1", lock: String? = nil,
           changes: [SyncChange]) -> SyncHTTPRequest {
-    let body = (try? JSONEncoder().encode(PushRequest(client: client, model: model, version: version, batch: batch, changes: changes))) ?? Data()
+    let body = (try? JSONEncoder().encode(PushRequest(client: client, model: model, version: version, lock: lock, batch: batch, changes: changes))) ?? Data()
     return SyncHTTPRequest(method: "POST", path: "/Planner/push", authorization: "Bearer " + token, body: Array(body))
 }

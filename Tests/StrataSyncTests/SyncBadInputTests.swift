@@ -34,8 +34,14 @@ import Testing
         ("other format", push(token: "t-alice", changes: []).withFormat(2), 400,
          "this server speaks sync format 1, and the client sent format 2"),
         ("other model", push(token: "t-alice", model: "Shop", changes: [good]), 400, "this server syncs the model 'Planner', not 'Shop'"),
-        ("unknown version", push(token: "t-alice", version: "V7", changes: [good]), 400,
-         "the model version 'V7' is not one this server serves; it serves Planner V1"),
+        ("not a lock", push(token: "t-alice", lock: "Card=1", changes: [good]), 400,
+         "the field 'lock' is not a version lock (Entity:word,word,word,word;...)"),
+        ("another lock", push(token: "t-alice", lock: "Board:1,2,3,4;Card:1,2,3,4", changes: [good]), 426,
+         "sync refused: this device's model version V1 cannot sync with the server's V1: the device's V1 is not the V1 the server sealed: "
+            + "the entities Board, Card, Memo, Scratch, Tag differ; a version must never change once an app with it has shipped"),
+        ("unknown version", push(token: "t-alice", version: "V7", changes: [good]), 426,
+         "sync refused: this device's model version V7 cannot sync with the server's V1: the server's model Planner has no version V7 (it has V1); "
+            + "a device whose app is newer than the server syncs once the server runs its version"),
         ("too many", push(token: "t-alice", changes: Array(repeating: good, count: 1_001)), 400, "a push holds at most 1000 changes, not 1001"),
         ("unknown entity", push(token: "t-alice", changes: [good, change("Nope") { $0.set("x", to: .null, at: stamp) }]), 422,
          "change 1 (\(card)): the entity 'Nope' is not synced in Planner V1; nothing of the batch was applied"),
