@@ -153,6 +153,22 @@ let package = Package(
             dependencies: ["Strata", .target(name: "StrataPostgres", condition: postgreSQL)],
             path: "Tests/StrataTestSupport"
         ),
+        // The same app at two model versions, for tests of sync across app versions: each a
+        // device (and the V2 one also the server) whose generated classes stay inside it.
+        .target(
+            name: "KennelV1Device",
+            dependencies: ["Strata", "StrataCloud"],
+            path: "Tests/KennelV1Device",
+            exclude: ["Models"],
+            plugins: ["StrataPlugin"]
+        ),
+        .target(
+            name: "KennelV2Device",
+            dependencies: ["Strata", "StrataCloud"],
+            path: "Tests/KennelV2Device",
+            exclude: ["Models"],
+            plugins: ["StrataPlugin"]
+        ),
         .testTarget(
             name: "StrataSchemaTests",
             dependencies: ["StrataSchema", "StrataTestSupport"]
@@ -206,6 +222,7 @@ let package = Package(
         .testTarget(
             name: "StrataSyncTests",
             dependencies: ["Strata", "StrataCloud", "StrataSyncServer", "StrataSyncEngine", "StrataSyncCore", "StrataTestSupport",
+                           "KennelV1Device", "KennelV2Device",
                            .target(name: "StrataPostgres", condition: postgreSQL),
                            .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Models"],

@@ -74,6 +74,7 @@ actor CloudSession {
 
     private func exchange() async throws -> (pushed: Int, pulled: Int) {
         guard token != nil else { throw StrataError.syncFailed("the store has no account; set CloudStore.account to sync") }
+        try await catchUp()
         let pulled = try await pullAll(wait: nil)
         let pushed = try await pushAll()
         return (pushed, pulled)
@@ -182,7 +183,8 @@ actor CloudSession {
                 imported = 0
                 continue
             }
-            guard !page.entries.isEmpty else { return changed }
+            // A page may hold nothing this version sees and still move the checkpoint on.
+            guard !page.entries.isEmpty || page.checkpoint > checkpoint else { return changed }
             if initial, page.remaining == 0 { emit(.initialImportWillFinish) }
             do {
                 changed += try await engine.applyPage(page)
@@ -200,6 +202,31 @@ actor CloudSession {
                 if initial { emit(.initialImportDidFinish) }
                 return changed
             }
+        }
+    }
+
+    /// After an app update: pulls, once, what the older version could not see (objects of
+    /// entities it lacked, properties it lacked) up to the checkpoint; later changes come whole.
+    private func catchUp() async throws {
+        let (older, through, start) = try await engine.withMeta { meta in
+            (try meta.value(SyncEngine.catchUpKey), try meta.value("checkpoint").flatMap(Int64.init) ?? 0,
+             try meta.value(SyncEngine.catchUpCheckpointKey).flatMap(Int64.init) ?? 0)
+        }
+        guard let older else { return }
+        var after = start
+        while after < through {
+            let request = PullRequest(client: client, model: engine.stack.schemaHistory.modelName, version: engine.stack.schemaHistory.currentVersion.name,
+                                      lock: versionLock, after: after, limit: Self.pageSize, since: older)
+            let page = try await send(Data(try JSONEncoder().encode(request)), to: "pull", timeout: .seconds(30)) { data throws in
+                try PullResponse(jsonBytes: Array(data))
+            }
+            guard page.checkpoint > after else { break }
+            _ = try await engine.applyPage(page, checkpointKey: SyncEngine.catchUpCheckpointKey)
+            after = page.checkpoint
+        }
+        try await engine.withMeta { meta in
+            try meta.remove(SyncEngine.catchUpKey)
+            try meta.remove(SyncEngine.catchUpCheckpointKey)
         }
     }
 

@@ -125,14 +125,19 @@ public struct PullRequest: Codable, Hashable, Sendable {
     /// When nothing is logged after `after`, how long the server may wait for a change before it
     /// answers with none, in milliseconds (a live pull); nil or 0 answers at once.
     public var wait: Int?
+    /// An older version the client ran before its app was updated: the page then holds only what
+    /// that version could not see (entities and properties added since), so an updated device
+    /// fetches those and nothing it has already.
+    public var since: String?
 
     /// A pull in the current format.
-    public init(client: String, model: String, version: String, lock: String? = nil, after: Int64, limit: Int, wait: Int? = nil) {
+    public init(client: String, model: String, version: String, lock: String? = nil, after: Int64, limit: Int, wait: Int? = nil, since: String? = nil) {
         self.format = SyncFormat.current
         self.client = client
         self.model = model
         self.version = version
         self.lock = lock
+        self.since = since
         self.after = after
         self.limit = limit
         self.wait = wait

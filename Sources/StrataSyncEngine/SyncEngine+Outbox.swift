@@ -120,16 +120,16 @@ extension SyncEngine {
         }
     }
 
-    /// Applies a pulled page and moves the checkpoint past it, in one transaction; returns how
-    /// many objects changed.
-    package func applyPage(_ page: PullResponse) async throws -> Int {
+    /// Applies a pulled page and moves the checkpoint (the setting `checkpointKey`) past it, in
+    /// one transaction; returns how many objects changed.
+    package func applyPage(_ page: PullResponse, checkpointKey: String = "checkpoint") async throws -> Int {
         receive(page.clock)
         let changes = page.entries.map(\.change)
         let configuration = self.configuration
         return try await stack.perform { transaction in
             let applied = try self.apply(changes, in: transaction)
             let connection = try transaction.syncConnection(configuration: configuration)
-            try SyncMeta.set("checkpoint", to: String(page.checkpoint), on: connection)
+            try SyncMeta.set(checkpointKey, to: String(page.checkpoint), on: connection)
             return applied
         }
     }
@@ -155,5 +155,13 @@ package struct SyncMetaAccess {
     /// Stores `value` under `key`.
     package func set(_ key: String, to value: String) throws(StrataError) {
         try SyncMeta.set(key, to: value, on: connection)
+    }
+
+    /// Removes the value stored under `key`.
+    package func remove(_ key: String) throws(StrataError) {
+        let statement = try connection.cachedStatement("DELETE FROM \(SyncTables.meta) WHERE key = ?")
+        defer { statement.reset() }
+        statement.bind(key, at: 1)
+        try statement.step()
     }
 }

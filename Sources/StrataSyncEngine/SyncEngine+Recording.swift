@@ -111,7 +111,11 @@ extension SyncEngine {
         let values = item.change.values
         for attribute in item.entity.attributes where attribute.ordinal < values.count {
             let known = state.attributes[attribute.name] != nil || state.counters[attribute.name] != nil
-            guard !known || changedColumns?.contains(attribute.ordinal) ?? true else { continue }
+            // An attribute an object's state lacks (one its version did not have, or one no
+            // change set) is recorded when the commit changed it, never as a side effect of
+            // another change: a device that just updated its app must not push the new
+            // attribute's default over what other devices set.
+            guard changedColumns?.contains(attribute.ordinal) ?? true else { continue }
             let value = SyncValue(values[attribute.ordinal])
             if attribute.isCounter {
                 guard case .integer(let now) = value else { continue }

@@ -49,6 +49,7 @@ package final class SyncEngine: CommitHook {
     /// the engine into the storage's commits.
     package func start() async throws {
         try await createTables()
+        try await upgradeRecords()
         try stack.installCommitHook(self, configuration: configuration)
         try await adoptUnrecordedObjects()
     }

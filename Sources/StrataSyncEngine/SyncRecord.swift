@@ -84,6 +84,25 @@ struct SyncRecords {
         return try read(statement.row)
     }
 
+    /// Up to `limit` records whose global IDs sort after `gid`, in that order.
+    func records(after gid: String, limit: Int) throws(StrataError) -> [SyncRecord] {
+        let statement = try connection.cachedStatement("SELECT \(Self.columns) FROM \(SyncTables.objects) WHERE gid > ? ORDER BY gid LIMIT ?")
+        defer { statement.reset() }
+        statement.bind(gid, at: 1)
+        statement.bind(Int64(limit), at: 2)
+        var found: [SyncRecord] = []
+        while try statement.step() { found.append(try read(statement.row)) }
+        return found
+    }
+
+    /// Removes the record of `gid`.
+    func remove(_ gid: GlobalID) throws(StrataError) {
+        let statement = try connection.cachedStatement("DELETE FROM \(SyncTables.objects) WHERE gid = ?")
+        defer { statement.reset() }
+        statement.bind(gid.text, at: 1)
+        try statement.step()
+    }
+
     /// The global ID of the object stored in `table` with `rowID`.
     func gid(table: String, rowID: Int64) throws(StrataError) -> GlobalID? {
         let statement = try connection.cachedStatement("SELECT gid FROM \(SyncTables.objects) WHERE table_name = ? AND row_id = ?")

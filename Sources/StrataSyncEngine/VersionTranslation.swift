@@ -50,6 +50,22 @@ package struct VersionTranslation: Sendable {
         return change
     }
 
+    /// Whether the client's version has the server's entity `entity` and, when `property` is
+    /// given, that property of it (both by the server's names).
+    package func sees(entity: String, property: String? = nil) -> Bool {
+        var entity = entity
+        var property = property
+        for step in steps.reversed() {
+            guard let entityStep = step.entities[entity] else { return false }
+            entity = entityStep.olderName
+            if let name = property {
+                guard let older = entityStep.olderProperties[name] else { return false }
+                property = older
+            }
+        }
+        return true
+    }
+
     /// A change as the server's version names and holds it; nil when the server's version no
     /// longer has the entity. Names the client's version does not have pass unchanged, for the
     /// server's checks to refuse.

@@ -16,6 +16,9 @@ extension SyncServer {
             await signal.wait(since: generation, timeout: .milliseconds(wait))
             page = try await readPage(after: request.after, limit: request.limit, account: account)
         }
+        if let since = request.since {
+            page.entries = try unseen(page.entries, since: since, lock: request.lock, model: request.model)
+        }
         if let translation {
             // An older version's names and values; what it lacks is left out (the checkpoint
             // still passes it).
@@ -24,6 +27,25 @@ extension SyncServer {
             }
         }
         return SyncHTTPResponse(status: 200, body: page.jsonBytes())
+    }
+
+    /// What of `entries` the version `since` could not see: whole objects of entities it lacks,
+    /// and of the others only the properties it lacks (objects with none are left out).
+    func unseen(_ entries: [PullResponse.Entry], since: String, lock: String?, model: String) throws(Refusal) -> [PullResponse.Entry] {
+        let older: VersionTranslation?
+        do {
+            older = try checkModel(model, since, lock: nil)
+        } catch {
+            throw Refusal(status: 400, message: "the field 'since' names \(since), which this server cannot serve: \(error.version?.reason ?? error.message)")
+        }
+        guard let older else { return [] }   // the server's own version saw everything
+        return entries.compactMap { entry in
+            let change = entry.change
+            guard older.sees(entity: change.entity) else { return entry }
+            let state = change.state.renaming({ name in older.sees(entity: change.entity, property: name) ? nil : name }, converting: { _, _, value in value })
+            guard !state.attributes.isEmpty || !state.counters.isEmpty || !state.sets.isEmpty || !state.orders.isEmpty else { return nil }
+            return PullResponse.Entry(sequence: entry.sequence, change: SyncChange(entity: change.entity, id: change.id, state: state))
+        }
     }
 
     /// The page of changes after `after` that `account` may see.
