@@ -129,6 +129,7 @@ let package = Package(
             dependencies: [
                 "Strata",
                 "StrataSchema",
+                "StrataSyncEngine",
                 "StrataCodegen",
                 "StrataConvert",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
