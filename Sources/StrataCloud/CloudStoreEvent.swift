@@ -26,7 +26,7 @@ public enum CloudStoreEvent: Sendable, Equatable {
     /// A sync failed; local commits are kept, and the store tries again (with backoff).
     case failed(StrataError)
     /// The server cannot sync with this app's model version
-    /// (``StrataError/syncVersionRefused(clientVersion:serverVersion:reason:)`` says which and
+    /// (`StrataError.syncVersionRefused` says which and
     /// why): the app, or the server, must be updated. Local commits are kept; the store stops
     /// syncing by itself, and syncs again when asked (``CloudStore/sync()``) or restarted.
     case updateRequired(StrataError)

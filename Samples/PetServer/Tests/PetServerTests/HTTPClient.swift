@@ -33,11 +33,12 @@ struct HTTPClient: Sendable {
         try await send("PATCH", path, body: try JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed]))
     }
 
-    /// Any request, with a raw body.
-    func send(_ method: String, _ path: String, body: Data? = nil) async throws -> HTTPAnswer {
+    /// Any request, with a raw body (and a bearer token, when given).
+    func send(_ method: String, _ path: String, body: Data? = nil, token: String? = nil) async throws -> HTTPAnswer {
         var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!)
         request.httpMethod = method
         request.httpBody = body
+        if let token { request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization") }
         request.timeoutInterval = 60
         if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         return try await withCheckedThrowingContinuation { continuation in

@@ -56,14 +56,14 @@ struct SyncTests {
         for store in [alicePhoneStore, bobStore] { try await store.sync() }
         try await alicePhone.perform { transaction in
             let note = transaction.create(Into<Note>())
-            note.text = "alice's note"
+            note.body = "alice's note"
             note.person = try transaction.fetchOne(From<Person>(), Where<Person>(\.personID == 5))
         }
         try await alicePhoneStore.sync()
         try await aliceLaptopStore.sync()
         try await bobStore.sync()
         let onLaptop = try await aliceLaptop.perform { transaction in
-            try transaction.fetchAll(From<Note>()).map { "\($0.text) about \($0.person?.name ?? "nobody") by \($0.account ?? "nobody")" }
+            try transaction.fetchAll(From<Note>()).map { "\($0.body) about \($0.person?.name ?? "nobody") by \($0.account ?? "nobody")" }
         }
         #expect(onLaptop == ["alice's note about Shared by alice"])
         let bobsNotes = try await bob.perform { transaction in try transaction.fetchCount(From<Note>()) }
