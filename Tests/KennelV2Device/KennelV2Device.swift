@@ -62,6 +62,12 @@ public struct KennelV2Device: Sendable {
 
     /// Changes the dog named `name`: each value given, and adds to its visits.
     public func editDog(_ name: String, callName: String?? = nil, weight: Int32? = nil, age: Int32? = nil, visits: Int64 = 0) async throws {
+        try await Self.editDog(name, in: stack, callName: callName, weight: weight, age: age, visits: visits)
+    }
+
+    /// Changes the dog named `name` in any stack of this model (a device's, or the server's own code).
+    public static func editDog(_ name: String, in stack: DataStack, callName: String?? = nil, weight: Int32? = nil, age: Int32? = nil,
+                               visits: Int64 = 0) async throws {
         try await stack.perform { transaction in
             guard let dog = try transaction.fetchOne(From<Dog>().where(\.name == name)) else { return }
             if let callName { dog.callName = callName }
