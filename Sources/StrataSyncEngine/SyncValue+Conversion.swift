@@ -5,30 +5,19 @@ import StrataSyncCore
 /// How a synced value changes when a migration step changed its attribute's type: up (to the
 /// newer type) as the step converts stored values, and down (back to the older type), which
 /// fails for a value the older type cannot hold exactly (an Int32 over Int16's range, a Double no
-/// Float holds). Only the changes a step infers have one (they lose nothing going up).
+/// Float holds). Only the changes a migration step infers have one.
 struct SyncValueConversion: Sendable, Equatable {
     /// The older type.
     let old: AttributeType
     /// The newer type.
     let new: AttributeType
 
-    /// The conversion between two types, or nil when values cannot go both ways.
+    /// The conversion between two types, or nil when a migration step would not infer it (the
+    /// runtime's rule: only changes that lose nothing going up).
     init?(from old: AttributeType, to new: AttributeType) {
+        guard AttributeConversion(from: old, to: new) != nil else { return nil }
         self.old = old
         self.new = new
-        guard old == new || Self.convertible(old, new) else { return nil }
-    }
-
-    private static func convertible(_ old: AttributeType, _ new: AttributeType) -> Bool {
-        switch (integerRange(old), integerRange(new)) {
-        case (let from?, let to?): return from.lowerBound >= to.lowerBound && from.upperBound <= to.upperBound
-        case (_?, nil): return [.double, .float, .string, .decimal].contains(new)
-        default: break
-        }
-        switch (old, new) {
-        case (.float, .double), (.date, .double), (.double, .date), (.decimal, .string), (.url, .string), (.uuid, .data): return true
-        default: return false
-        }
     }
 
     /// The values an integer type holds.

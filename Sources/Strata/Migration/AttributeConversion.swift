@@ -1,13 +1,14 @@
 /// How a stored value of one attribute type becomes a value of another during an inferred step:
-/// only changes that lose nothing are inferred; any other needs a custom step.
-struct AttributeConversion: Sendable, Hashable {
+/// only changes that lose nothing are inferred; any other needs a custom step. The sync engine
+/// translates between versions by the same rule.
+package struct AttributeConversion: Sendable, Hashable {
     /// The old attribute type.
     let old: AttributeType
     /// The new attribute type.
     let new: AttributeType
 
     /// The conversion from `old` to `new`, or nil when it could lose information.
-    init?(from old: AttributeType, to new: AttributeType) {
+    package init?(from old: AttributeType, to new: AttributeType) {
         self.old = old
         self.new = new
         if old == new { return }
