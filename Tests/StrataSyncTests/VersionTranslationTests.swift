@@ -105,6 +105,24 @@ struct VersionTranslationTests {
         }
     }
 
+    @Test func aRenamedEntityTravelsUnderEachVersionsName() throws {
+        let owner = EntityDescription("Owner", attributes: [AttributeDescription("name", .string)],
+                                      relationships: [RelationshipDescription("dogs", destination: "Dog", inverse: "owner", kind: .unordered)],
+                                      sync: true, lock: [8, 0, 0, 0])
+        let dog = EntityDescription("Dog", attributes: [AttributeDescription("name", .string)],
+                                    relationships: [RelationshipDescription("owner", destination: "Owner", inverse: "dogs")], sync: true, lock: [9, 0, 0, 0])
+        let v2 = ModelVersion("V2", entities: [dog, owner], versionLock: VersionLock(["Dog": [9, 0, 0, 0], "Owner": [8, 0, 0, 0]]),
+                              migrations: [MigrationDescription(from: "V1", entities: [EntityMigrationHint("Owner", renamedFrom: "Person")])])
+        let history = SchemaHistory(model: "Kennel", versions: [Self.v1, v2], migrationChain: ["V1", "V2"], current: "V2", entityTypes: [])
+        let translation = try #require(try VersionTranslation.plan(history: history, clientVersion: "V1", clientLock: nil))
+        let down = try #require(translation.down(Self.change("Owner", ["name": .text("Ann")])))
+        #expect(down.entity == "Person")
+        #expect(down.state.value(of: "name") == .text("Ann"))
+        #expect(translation.up(Self.change("Person", ["name": .text("Bo")]))?.entity == "Owner")
+        #expect(translation.sees(entity: "Owner", property: "name"))
+        #expect(!translation.sees(entity: "Dog", property: "weight"), "V2's Dog has no weight")
+    }
+
     @Test func aChangeOfTypeThatCannotGoBackIsRefused() {
         let v2 = ModelVersion("V2", entities: [Self.dog([AttributeDescription("name", .data)], lock: 7), Self.person(lock: 2)],
                               versionLock: VersionLock(["Dog": [7, 0, 0, 0], "Person": [2, 0, 0, 0]]))
