@@ -27,7 +27,8 @@ public final class SyncServer: Sendable {
     let engine: SyncEngine
     let authenticate: Authenticate
     let signal = CommitSignal()
-    /// How each client version (and lock) seen so far is served.
+    /// How each sealed version clients have named so far (with its own lock, or none) is served:
+    /// at most one entry per version of the model, whatever clients send.
     let translations = Mutex<[String: Result<VersionTranslation?, VersionRefusal>]>([:])
 
     /// Starts serving the storage of `configuration` in `stack` as the content `contentName`
@@ -144,15 +145,18 @@ public final class SyncServer: Sendable {
             }
             clientLock = parsed
         }
-        let key = version + "\n" + (lock ?? "")
-        let planned = translations.withLock { known in
-            if let earlier = known[key] { return earlier }
-            let result = Result { () throws(VersionRefusal) -> VersionTranslation? in
-                try VersionTranslation.plan(history: history, clientVersion: version, clientLock: clientLock)
-            }
-            known[key] = result
+        let plan = { Result { () throws(VersionRefusal) -> VersionTranslation? in
+            try VersionTranslation.plan(history: history, clientVersion: version, clientLock: clientLock)
+        } }
+        // Only a sealed version named with its own lock (or none) is remembered: other versions and
+        // locks are refused, planned anew each time, and cannot grow the cache.
+        let sealed = history.versionNames.contains(version) && (clientLock == nil || clientLock == history.version(named: version)?.versionLock)
+        let planned = sealed ? translations.withLock { known in
+            if let earlier = known[version] { return earlier }
+            let result = plan()
+            known[version] = result
             return result
-        }
+        } : plan()
         switch planned {
         case .success(let translation): return translation
         case .failure(let refusal): throw Refusal(status: 426, message: refusal.error.description, version: refusal)
