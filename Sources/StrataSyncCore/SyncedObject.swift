@@ -53,6 +53,14 @@ public struct SyncedObject: Hashable, Sendable {
     /// Whether a deletion has reached it.
     public var isDeleted: Bool { deleted != nil }
 
+    /// Whether it holds a write of any property (attribute, counter or relationship).
+    package var touchesProperties: Bool {
+        !attributes.isEmpty || !counters.isEmpty || !sets.isEmpty || !orders.isEmpty
+    }
+
+    /// Whether it holds no change at all.
+    package var isEmpty: Bool { !touchesProperties && deleted == nil }
+
     /// An attribute's value (a counter's sum); nil when no change has set it.
     public func value(of name: String) -> SyncValue? {
         if let counter = counters[name] { return .integer(counter.value) }

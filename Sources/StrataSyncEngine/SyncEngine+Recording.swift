@@ -182,11 +182,6 @@ extension SyncEngine {
     }
 }
 
-extension SyncedObject {
-    /// Whether the state holds no change.
-    var isEmpty: Bool { self == SyncedObject() }
-}
-
 /// Global IDs of rows, inside one commit: the objects the commit creates first, then the records.
 struct GlobalIDLookup {
     let records: SyncRecords

@@ -17,7 +17,7 @@ extension SyncServer {
             page = try await readPage(after: request.after, limit: request.limit, account: account)
         }
         if let since = request.since {
-            page.entries = try unseen(page.entries, since: since, lock: request.lock, model: request.model)
+            page.entries = try unseen(page.entries, since: since, model: request.model)
         }
         if let translation {
             // An older version's names and values; what it lacks is left out (the checkpoint
@@ -31,7 +31,7 @@ extension SyncServer {
 
     /// What of `entries` the version `since` could not see: whole objects of entities it lacks,
     /// and of the others only the properties it lacks (objects with none are left out).
-    func unseen(_ entries: [PullResponse.Entry], since: String, lock: String?, model: String) throws(Refusal) -> [PullResponse.Entry] {
+    func unseen(_ entries: [PullResponse.Entry], since: String, model: String) throws(Refusal) -> [PullResponse.Entry] {
         let older: VersionTranslation?
         do {
             older = try checkModel(model, since, lock: nil)
@@ -43,7 +43,7 @@ extension SyncServer {
             let change = entry.change
             guard older.sees(entity: change.entity) else { return entry }
             let state = change.state.renaming({ name in older.sees(entity: change.entity, property: name) ? nil : name }, converting: { _, _, value in value })
-            guard !state.attributes.isEmpty || !state.counters.isEmpty || !state.sets.isEmpty || !state.orders.isEmpty else { return nil }
+            guard state.touchesProperties else { return nil }
             return PullResponse.Entry(sequence: entry.sequence, change: SyncChange(entity: change.entity, id: change.id, state: state))
         }
     }
