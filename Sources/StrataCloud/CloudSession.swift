@@ -147,8 +147,7 @@ actor CloudSession {
                 }
             } catch {
                 if Task.isCancelled { return }
-                report(error)
-                if case .syncVersionRefused = Self.strataError(error) { return }
+                report(error)   // a refused version stops the loop: the sleep then ends at once
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(30))
             }
@@ -171,11 +170,7 @@ actor CloudSession {
         var changed = 0
         var wait = wait
         while true {
-            let request = PullRequest(client: client, model: engine.stack.schemaHistory.modelName, version: engine.stack.schemaHistory.currentVersion.name,
-                                      lock: versionLock, after: checkpoint, limit: Self.pageSize, wait: wait)
-            let page = try await send(Data(try JSONEncoder().encode(request)), to: "pull", timeout: .milliseconds((wait ?? 0) + 30_000)) { data throws in
-                try PullResponse(jsonBytes: Array(data))
-            }
+            let page = try await pull(after: checkpoint, wait: wait)
             wait = nil
             if try await settleIdentity(account: page.account, epoch: page.epoch) {
                 checkpoint = 0
@@ -215,11 +210,7 @@ actor CloudSession {
         guard let older else { return }
         var after = start
         while after < through {
-            let request = PullRequest(client: client, model: engine.stack.schemaHistory.modelName, version: engine.stack.schemaHistory.currentVersion.name,
-                                      lock: versionLock, after: after, limit: Self.pageSize, since: older)
-            let page = try await send(Data(try JSONEncoder().encode(request)), to: "pull", timeout: .seconds(30)) { data throws in
-                try PullResponse(jsonBytes: Array(data))
-            }
+            let page = try await pull(after: after, wait: nil, since: older)
             guard page.checkpoint > after else { break }
             _ = try await engine.applyPage(page, checkpointKey: SyncEngine.catchUpCheckpointKey)
             after = page.checkpoint
@@ -320,6 +311,15 @@ actor CloudSession {
     /// whose lock differs from the one it sealed).
     private var versionLock: String {
         engine.stack.schemaHistory.currentVersion.versionLock.metadataText
+    }
+
+    /// One page of the server's log after `after` (see ``PullRequest``).
+    private func pull(after: Int64, wait: Int?, since: String? = nil) async throws -> PullResponse {
+        let request = PullRequest(client: client, model: engine.stack.schemaHistory.modelName, version: engine.stack.schemaHistory.currentVersion.name,
+                                  lock: versionLock, after: after, limit: Self.pageSize, wait: wait, since: since)
+        return try await send(try JSONEncoder().encode(request), to: "pull", timeout: .milliseconds((wait ?? 0) + 30_000)) { data throws in
+            try PullResponse(jsonBytes: Array(data))
+        }
     }
 
     /// Posts a request's JSON `body` to `operation`, and reads a 200's body with `read`.
