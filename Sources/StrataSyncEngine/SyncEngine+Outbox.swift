@@ -159,9 +159,6 @@ package struct SyncMetaAccess {
 
     /// Removes the value stored under `key`.
     package func remove(_ key: String) throws(StrataError) {
-        let statement = try connection.cachedStatement("DELETE FROM \(SyncTables.meta) WHERE key = ?")
-        defer { statement.reset() }
-        statement.bind(key, at: 1)
-        try statement.step()
+        try SyncMeta.remove(key, on: connection)
     }
 }

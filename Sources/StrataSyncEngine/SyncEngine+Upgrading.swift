@@ -36,7 +36,8 @@ extension SyncEngine {
             }
             try self.translate(on: connection, with: translation)
             try SyncMeta.set(Self.versionKey, to: current, on: connection)
-            if role == .client { try SyncMeta.set(Self.catchUpKey, to: stored, on: connection) }
+            // Only when the old version could not see everything is there anything to fetch.
+            if role == .client, translation.hidesSomething { try SyncMeta.set(Self.catchUpKey, to: stored, on: connection) }
         }
     }
 
@@ -67,9 +68,11 @@ extension SyncEngine {
             let change = SyncChange(entity: read.row.string(2), id: gid, state: try records.decode(read.row.value(4)))
             rewritten.append((read.row.int64(0), read.row.int64(1), translation.up(change)))
         }
+        let update = try connection.cachedStatement("UPDATE \(SyncTables.outbox) SET entity = ?, change = ? WHERE batch = ? AND position = ?")
+        let delete = try connection.cachedStatement("DELETE FROM \(SyncTables.outbox) WHERE batch = ? AND position = ?")
         for (batch, position, change) in rewritten {
-            let statement = try connection.prepare(change == nil ? "DELETE FROM \(SyncTables.outbox) WHERE batch = ? AND position = ?"
-                                                                  : "UPDATE \(SyncTables.outbox) SET entity = ?, change = ? WHERE batch = ? AND position = ?")
+            let statement = change == nil ? delete : update
+            statement.reset()
             var index: Int32 = 1
             if let change {
                 statement.bind(change.entity, at: 1)
@@ -80,5 +83,7 @@ extension SyncEngine {
             statement.bind(position, at: index + 1)
             try statement.step()
         }
+        update.reset()
+        delete.reset()
     }
 }

@@ -57,6 +57,14 @@ enum SyncMeta {
         return statement.row.string(0)
     }
 
+    /// Removes the value stored under `key`.
+    static func remove(_ key: String, on connection: any DatabaseConnection) throws(StrataError) {
+        let statement = try connection.cachedStatement("DELETE FROM \(SyncTables.meta) WHERE key = ?")
+        defer { statement.reset() }
+        statement.bind(key, at: 1)
+        try statement.step()
+    }
+
     /// Stores `value` under `key`.
     static func set(_ key: String, to value: String, on connection: any DatabaseConnection) throws(StrataError) {
         let statement = try connection.cachedStatement(

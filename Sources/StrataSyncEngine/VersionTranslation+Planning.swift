@@ -82,18 +82,25 @@ extension VersionTranslation.Step {
         }
         var entities: [String: VersionTranslation.EntityStep] = [:]
         var newerNames: [String: String] = [:]
+        var adds = false
         for entity in newer.entities {
             let hint = hints?.entities.first { $0.name == entity.name && !$0.isDeleted }
             let olderName = hint?.renamedFrom ?? entity.name
             guard hints?.entities.contains(where: { $0.name == olderName && $0.isDeleted }) != true,
-                  let olderEntity = older.entity(named: olderName) else { continue }
-            entities[entity.name] = try VersionTranslation.EntityStep(
-                from: Properties(olderEntity, in: older), to: Properties(entity, in: newer), renames: hint?.renamedProperties ?? [:],
+                  let olderEntity = older.entity(named: olderName) else {
+                adds = true
+                continue
+            }
+            let properties = Properties(entity, in: newer)
+            let step = try VersionTranslation.EntityStep(
+                from: Properties(olderEntity, in: older), to: properties, renames: hint?.renamedProperties ?? [:],
                 olderName: olderName, newerName: entity.name)
+            if step.olderProperties.count < properties.kinds.count { adds = true }
+            entities[entity.name] = step
             newerNames[olderName] = entity.name
         }
         self.init(from: older.name, to: newer.name, entities: entities, newerNames: newerNames,
-                  removedEntities: Set(older.entities.map(\.name)).subtracting(newerNames.keys))
+                  removedEntities: Set(older.entities.map(\.name)).subtracting(newerNames.keys), adds: adds)
     }
 }
 

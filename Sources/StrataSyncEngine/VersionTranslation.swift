@@ -25,6 +25,8 @@ package struct VersionTranslation: Sendable {
         let newerNames: [String: String]
         /// Older entities the step drops.
         let removedEntities: Set<String>
+        /// Whether the step adds an entity, or a property to an entity it keeps.
+        let adds: Bool
     }
 
     /// One entity across a step.
@@ -49,6 +51,9 @@ package struct VersionTranslation: Sendable {
         }
         return change
     }
+
+    /// Whether the server's version has entities or properties the client's lacks.
+    package var hidesSomething: Bool { steps.contains(where: \.adds) }
 
     /// Whether the client's version has the server's entity `entity` and, when `property` is
     /// given, that property of it (both by the server's names).

@@ -65,6 +65,7 @@ struct VersionTranslationTests {
         #expect(down.state.value(of: "visits") == .integer(2))
         #expect(down.state.sets.isEmpty, "Dog has no relationship 'toys' at V1")
         #expect(translation.down(Self.change("Toy", ["label": .text("ball")])) == nil, "V1 has no Toy")
+        #expect(translation.hidesSomething, "V2 adds age and Toy, which V1 cannot see")
     }
 
     @Test func aValueTheOlderTypeCannotHoldIsLeftOut() throws {
@@ -121,6 +122,7 @@ struct VersionTranslationTests {
         #expect(translation.up(Self.change("Person", ["name": .text("Bo")]))?.entity == "Owner")
         #expect(translation.sees(entity: "Owner", property: "name"))
         #expect(!translation.sees(entity: "Dog", property: "weight"), "V2's Dog has no weight")
+        #expect(!translation.hidesSomething, "V2 renames and removes, and adds nothing V1 cannot see")
     }
 
     @Test func aChangeOfTypeThatCannotGoBackIsRefused() {
