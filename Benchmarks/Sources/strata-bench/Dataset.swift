@@ -42,10 +42,22 @@ struct Checksum: Equatable, CustomStringConvertible {
 /// A fresh database path in a folder emptied after each workload and removed at exit.
 enum Scratch {
     static let folder: URL = {
+        removeFoldersOfEndedRuns()
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()
+
+    /// Removes the folders of runs whose process is gone: a run that crashed or was killed
+    /// cannot empty its own, so the next run does.
+    private static func removeFoldersOfEndedRuns() {
+        let temporary = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names where name.hasPrefix("strata-bench-") {
+            guard let pid = Int32(name.dropFirst("strata-bench-".count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
+    }
 
     /// A new database path in the folder (made again if a workload's end cleaned it).
     static func path(_ name: String) -> String {
