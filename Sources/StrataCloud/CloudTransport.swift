@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -35,7 +36,46 @@ public struct URLSessionTransport: CloudTransport {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization")
         request.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let (data, response) = try await session.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        // Not `session.data(for:)`: on Linux its cancellation handler cancels the URLSession task
+        // synchronously, inside the Swift task's cancellation, and FoundationNetworking's cancel
+        // then waits for the session's queue, which can be waiting for that cancellation: a stop
+        // of a live loop hung that way. Here the cancel runs on another thread.
+        let pending = PendingRequest()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error { return continuation.resume(throwing: error) }
+                    continuation.resume(returning: ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data()))
+                }
+                pending.start(task)
+            }
+        } onCancel: {
+            pending.cancel()
+        }
+    }
+}
+
+/// A request under way, which a cancellation stops from another thread (see
+/// ``URLSessionTransport/post(_:body:token:timeout:)``).
+private final class PendingRequest: Sendable {
+    private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+
+    /// Starts `task`, or cancels it at once when the request was cancelled before it existed.
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = state.withLock { state -> Bool in
+            state.task = task
+            return state.cancelled
+        }
+        task.resume()
+        if cancelled { DispatchQueue.global().async { task.cancel() } }
+    }
+
+    /// Cancels the task, off the calling thread.
+    func cancel() {
+        guard let task = state.withLock({ state -> URLSessionDataTask? in
+            state.cancelled = true
+            return state.task
+        }) else { return }
+        DispatchQueue.global().async { task.cancel() }
     }
 }
