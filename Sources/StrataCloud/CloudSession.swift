@@ -158,69 +158,6 @@ actor CloudSession {
         (error as? StrataError) ?? .syncFailed("\(error)")
     }
 
-    // MARK: Pulls
-
-    /// Pulls and applies pages until none remain; the first request may wait for news. Returns
-    /// how many objects changed here.
-    @discardableResult
-    func pullAll(wait: Int?) async throws -> Int {
-        var checkpoint = try await engine.withMeta { try $0.value("checkpoint").flatMap(Int64.init) ?? 0 }
-        var initial = checkpoint == 0
-        var imported = 0
-        var changed = 0
-        var wait = wait
-        while true {
-            let page = try await pull(after: checkpoint, wait: wait)
-            wait = nil
-            if try await settleIdentity(account: page.account, epoch: page.epoch) {
-                checkpoint = 0
-                initial = true
-                imported = 0
-                continue
-            }
-            // A page may hold nothing this version sees and still move the checkpoint on.
-            guard !page.entries.isEmpty || page.checkpoint > checkpoint else { return changed }
-            if initial, page.remaining == 0 { emit(.initialImportWillFinish) }
-            do {
-                changed += try await engine.applyPage(page)
-            } catch let error as StrataError {
-                // Say what kept this device from taking the server's changes (two objects with
-                // one unique value, say); the page is pulled again at the next sync.
-                throw StrataError.syncFailed("the server's changes could not be applied here: \(error)")
-            }
-            checkpoint = page.checkpoint
-            if initial {
-                imported += page.entries.count
-                emit(.initialImportProgress(imported: imported, total: imported + Int(page.remaining)))
-            }
-            if page.remaining == 0 {
-                if initial { emit(.initialImportDidFinish) }
-                return changed
-            }
-        }
-    }
-
-    /// After an app update: pulls, once, what the older version could not see (objects of
-    /// entities it lacked, properties it lacked) up to the checkpoint; later changes come whole.
-    private func catchUp() async throws {
-        let (older, through, start) = try await engine.withMeta { meta in
-            (try meta.value(SyncEngine.catchUpKey), try meta.value("checkpoint").flatMap(Int64.init) ?? 0,
-             try meta.value(SyncEngine.catchUpCheckpointKey).flatMap(Int64.init) ?? 0)
-        }
-        guard let older else { return }
-        var after = start
-        while after < through {
-            let page = try await pull(after: after, wait: nil, since: older)
-            guard page.checkpoint > after else { break }
-            _ = try await engine.applyPage(page, checkpointKey: SyncEngine.catchUpCheckpointKey)
-            after = page.checkpoint
-        }
-        try await engine.withMeta { meta in
-            try meta.remove(SyncEngine.catchUpKey)
-            try meta.remove(SyncEngine.catchUpCheckpointKey)
-        }
-    }
-
     // MARK: Pushes
 
     /// Pushes batches until none wait; returns how many changes went.
@@ -257,7 +194,7 @@ actor CloudSession {
     /// Compares the account and epoch a server answered with to those the store synced with
     /// before. Another account's objects, or a removed content, are erased (with their events);
     /// returns whether they were, so the caller starts again.
-    private func settleIdentity(account: String, epoch: String) async throws -> Bool {
+    func settleIdentity(account: String, epoch: String) async throws -> Bool {
         let known = try await engine.withMeta { meta in (try meta.value("account"), try meta.value("epoch")) }
         if let knownAccount = known.0, knownAccount != account {
             emit(.accountWillRemove)
@@ -309,21 +246,12 @@ actor CloudSession {
 
     /// The app's model version's lock, sent with every request (the server refuses a version
     /// whose lock differs from the one it sealed).
-    private var versionLock: String {
+    var versionLock: String {
         engine.stack.schemaHistory.currentVersion.versionLock.metadataText
     }
 
-    /// One page of the server's log after `after` (see ``PullRequest``).
-    private func pull(after: Int64, wait: Int?, since: String? = nil) async throws -> PullResponse {
-        let request = PullRequest(client: client, model: engine.stack.schemaHistory.modelName, version: engine.stack.schemaHistory.currentVersion.name,
-                                  lock: versionLock, after: after, limit: Self.pageSize, wait: wait, since: since)
-        return try await send(try JSONEncoder().encode(request), to: "pull", timeout: .milliseconds((wait ?? 0) + 30_000)) { data throws in
-            try PullResponse(jsonBytes: Array(data))
-        }
-    }
-
     /// Posts a request's JSON `body` to `operation`, and reads a 200's body with `read`.
-    private func send<Answer>(_ body: Data, to operation: String, timeout: Duration, read: (Data) throws -> Answer) async throws -> Answer {
+    func send<Answer>(_ body: Data, to operation: String, timeout: Duration, read: (Data) throws -> Answer) async throws -> Answer {
         guard let token else { throw StrataError.syncFailed("the store has no account; set CloudStore.account to sync") }
         let status: Int
         let data: Data

@@ -129,9 +129,14 @@ public struct PullRequest: Codable, Hashable, Sendable {
     /// that version could not see (entities and properties added since), so an updated device
     /// fetches those and nothing it has already.
     public var since: String?
+    /// Whether the answer's ``PullResponse/remaining`` counts every change logged after the page
+    /// (nil or true), or only up to `limit` of them (false): a full count reads the log to its
+    /// end, which a client needs once (for an initial import's progress), not for every page.
+    public var count: Bool?
 
     /// A pull in the current format.
-    public init(client: String, model: String, version: String, lock: String? = nil, after: Int64, limit: Int, wait: Int? = nil, since: String? = nil) {
+    public init(client: String, model: String, version: String, lock: String? = nil, after: Int64, limit: Int, wait: Int? = nil, since: String? = nil,
+                count: Bool? = nil) {
         self.format = SyncFormat.current
         self.client = client
         self.model = model
@@ -141,6 +146,7 @@ public struct PullRequest: Codable, Hashable, Sendable {
         self.after = after
         self.limit = limit
         self.wait = wait
+        self.count = count
     }
 
     /// Throws the first thing wrong with the request that the JSON's types do not say.
@@ -178,7 +184,9 @@ public struct PullResponse: Codable, Hashable, Sendable {
     public var entries: [Entry]
     /// The checkpoint to pull after next: the last entry's sequence, or the request's `after`.
     public var checkpoint: Int64
-    /// How many changes are logged after this page (the progress of an initial import).
+    /// How many changes are logged after this page (the progress of an initial import); when
+    /// the request's ``PullRequest/count`` was false, counted only up to its `limit`, so 0
+    /// still means the page ended the log.
     public var remaining: Int64
     /// The server's latest clock reading.
     public var clock: SyncTimestamp

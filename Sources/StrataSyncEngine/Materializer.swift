@@ -17,6 +17,9 @@ struct Materializer {
     private var reorderTargets: Set<GlobalID> = []
     /// The global IDs of the batch's rows, by table and row id (their records are saved at the end).
     private var rows: [String: [Int64: GlobalID]] = [:]
+    /// Whether any object waits for another: read once, then kept true as the batch adds waits.
+    /// Most batches meet none, and looking for them object by object is a statement each.
+    private var someWait: Bool?
 
     init(engine: SyncEngine, transaction: BaseDataTransaction, records: SyncRecords) {
         self.engine = engine
@@ -51,7 +54,7 @@ struct Materializer {
             guard let object else { continue }
             try relate(object, &record, objects: &objects)
             keep(record)
-            for waiting in try records.takeWaiting(for: gid) where visited.insert(waiting).inserted {
+            for waiting in try takeWaiting(for: gid) where visited.insert(waiting).inserted {
                 if finishedRecord(waiting) == nil, let stored = try records.record(waiting) { keep(stored) }
                 pending.append(waiting)
             }
@@ -62,6 +65,12 @@ struct Materializer {
                   let object = try objects[gid] ?? transaction.syncObject(entity: record.entity, rowID: rowID) else { continue }
             try reorder(object, record)
         }
+    }
+
+    /// The objects that waited for `gid`, no longer waiting.
+    private mutating func takeWaiting(for gid: GlobalID) throws -> [GlobalID] {
+        if someWait == nil { someWait = try records.someWaiting() }
+        return someWait == true ? try records.takeWaiting(for: gid) : []
     }
 
     private mutating func keep(_ record: SyncRecord) {
@@ -172,9 +181,10 @@ struct Materializer {
     }
 
     /// Notes that a record waits for `gid`, unless `gid` is known and deleted; returns whether it waits.
-    private func awaits(_ gid: GlobalID, _ record: SyncRecord) throws -> Bool {
+    private mutating func awaits(_ gid: GlobalID, _ record: SyncRecord) throws -> Bool {
         if let known = try records.record(gid), known.state.isDeleted { return false }
         try records.wait(record.gid, for: gid)
+        someWait = true
         return true
     }
 }

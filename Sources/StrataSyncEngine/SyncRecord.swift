@@ -64,6 +64,10 @@ struct SyncRecords {
     let connection: any DatabaseConnection
 
     private static let columns = "gid, entity, table_name, row_id, owner, sequence, state, pending, pending_order, unresolved"
+    private static let insertion = "INSERT INTO \(SyncTables.objects) (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (gid) DO UPDATE SET "
+        + "entity = excluded.entity, table_name = excluded.table_name, row_id = excluded.row_id, owner = excluded.owner, "
+        + "sequence = excluded.sequence, state = excluded.state, pending = excluded.pending, pending_order = excluded.pending_order, "
+        + "unresolved = excluded.unresolved"
 
     /// The record of an object, by its global ID.
     func record(_ gid: GlobalID) throws(StrataError) -> SyncRecord? {
@@ -151,11 +155,7 @@ struct SyncRecords {
 
     /// Writes a record not stored before (replacing one with its global ID, should there be one).
     private func insert(_ record: SyncRecord) throws(StrataError) {
-        let statement = try connection.cachedStatement(
-            "INSERT INTO \(SyncTables.objects) (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (gid) DO UPDATE SET "
-            + "entity = excluded.entity, table_name = excluded.table_name, row_id = excluded.row_id, owner = excluded.owner, "
-            + "sequence = excluded.sequence, state = excluded.state, pending = excluded.pending, pending_order = excluded.pending_order, "
-            + "unresolved = excluded.unresolved")
+        let statement = try connection.cachedStatement(Self.insertion)
         defer { statement.reset() }
         statement.bind(record.gid.text, at: 1)
         statement.bind(record.entity, at: 2)
@@ -178,6 +178,13 @@ struct SyncRecords {
         statement.bind(awaited.text, at: 1)
         statement.bind(gid.text, at: 2)
         try statement.step()
+    }
+
+    /// Whether any object waits for another.
+    func someWaiting() throws(StrataError) -> Bool {
+        let statement = try connection.cachedStatement("SELECT 1 FROM \(SyncTables.waiting) LIMIT 1")
+        defer { statement.reset() }
+        return try statement.step()
     }
 
     /// The objects that waited for `awaited`, no longer waiting.

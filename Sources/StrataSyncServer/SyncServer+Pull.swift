@@ -11,10 +11,11 @@ extension SyncServer {
         do { try request.validate() } catch { throw Refusal(status: 400, message: error.description) }
         let translation = try checkModel(request.model, request.version, lock: request.lock)
         let generation = signal.generation
-        var page = try await readPage(after: request.after, limit: request.limit, account: account)
+        let counting = request.count ?? true
+        var page = try await readPage(after: request.after, limit: request.limit, account: account, counting: counting)
         if page.entries.isEmpty, let wait = request.wait, wait > 0 {
             await signal.wait(since: generation, timeout: .milliseconds(wait))
-            page = try await readPage(after: request.after, limit: request.limit, account: account)
+            page = try await readPage(after: request.after, limit: request.limit, account: account, counting: counting)
         }
         if let since = request.since {
             page.entries = try unseen(page.entries, since: since, model: request.model)
@@ -48,8 +49,11 @@ extension SyncServer {
         }
     }
 
-    /// The page of changes after `after` that `account` may see.
-    func readPage(after: Int64, limit: Int, account: String) async throws -> PullResponse {
+    /// The page of changes after `after` that `account` may see; with `counting`, its
+    /// `remaining` counts every change after it, else only up to `limit` of them (a full count
+    /// reads the log to its end, so counting on every page of a long pull would cost the square
+    /// of its length).
+    func readPage(after: Int64, limit: Int, account: String, counting: Bool) async throws -> PullResponse {
         let engine = self.engine
         let epoch = try await self.epoch()
         let (entries, remaining) = try await stack.perform { transaction -> ([PullResponse.Entry], Int64) in
@@ -74,10 +78,13 @@ extension SyncServer {
                 }
             }
             let checkpoint = entries.last?.sequence ?? after
-            let count = try connection.cachedStatement("SELECT count(*) FROM strata_sync_objects WHERE sequence > ?" + visible)
+            let later = "SELECT 1 FROM strata_sync_objects WHERE sequence > ?" + visible
+            let count = try connection.cachedStatement(counting ? "SELECT count(*) FROM (\(later)) AS later"
+                                                                : "SELECT count(*) FROM (\(later) ORDER BY sequence LIMIT ?) AS later")
             defer { count.reset() }
             count.bind(checkpoint, at: 1)
             count.bind(account, at: 2)
+            if !counting { count.bind(Int64(limit), at: 3) }
             let remaining = try count.step() ? count.row.int64(0) : 0
             return (entries, remaining)
         }

@@ -12,6 +12,8 @@ final class InProcessTransport: CloudTransport {
     private let offline = Atomic(false)
     /// How many requests reached the server.
     let requests = Atomic(0)
+    /// The count of requests after which the server cannot be reached (Int.max: never).
+    private let reachableUntil = Atomic(Int.max)
 
     init(server: SyncServer) {
         self.server = server
@@ -22,12 +24,18 @@ final class InProcessTransport: CloudTransport {
         set { offline.store(newValue, ordering: .relaxed) }
     }
 
+    /// How many more requests reach the server before it cannot be reached; nil: all of them.
+    var failAfter: Int? {
+        get { reachableUntil.load(ordering: .relaxed) == .max ? nil : reachableUntil.load(ordering: .relaxed) - requests.load(ordering: .relaxed) }
+        set { reachableUntil.store(newValue.map { requests.load(ordering: .relaxed) + $0 } ?? .max, ordering: .relaxed) }
+    }
+
     struct Unreachable: Error, CustomStringConvertible {
         var description: String { "the server cannot be reached" }
     }
 
     func post(_ url: URL, body: Data, token: String, timeout: Duration) async throws -> (status: Int, body: Data) {
-        if isOffline { throw Unreachable() }
+        if isOffline || requests.load(ordering: .relaxed) >= reachableUntil.load(ordering: .relaxed) { throw Unreachable() }
         requests.add(1, ordering: .relaxed)
         let path = "/" + url.pathComponents.suffix(2).joined(separator: "/")
         let answer = await server.respond(to: SyncHTTPRequest(method: "POST", path: path, authorization: "Bearer " + token, body: Array(body)))
