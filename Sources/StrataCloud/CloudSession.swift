@@ -251,12 +251,23 @@ actor CloudSession {
     }
 
     /// Posts a request's JSON `body` to `operation`, and reads a 200's body with `read`.
-    func send<Answer>(_ body: Data, to operation: String, timeout: Duration, read: (Data) throws -> Answer) async throws -> Answer {
+    func send<Answer: Sendable>(_ body: Data, to operation: String, timeout: Duration,
+                                read: @escaping @Sendable (Data) throws -> Answer) async throws -> Answer {
         guard let token else { throw StrataError.syncFailed("the store has no account; set CloudStore.account to sync") }
+        return try await Self.exchange(body, at: endpoint.appendingPathComponent(operation), operation: operation, token: token,
+                                       timeout: timeout, transport: transport, read: read)
+    }
+
+    /// The request and the reading of its answer, away from the session's actor: a page is
+    /// decoded while the session goes on with the page before it.
+    @concurrent
+    private nonisolated static func exchange<Answer: Sendable>(_ body: Data, at url: URL, operation: String, token: String, timeout: Duration,
+                                                               transport: any CloudTransport,
+                                                               read: @escaping @Sendable (Data) throws -> Answer) async throws -> Answer {
         let status: Int
         let data: Data
         do {
-            (status, data) = try await transport.post(endpoint.appendingPathComponent(operation), body: body, token: token, timeout: timeout)
+            (status, data) = try await transport.post(url, body: body, token: token, timeout: timeout)
         } catch is CancellationError {
             throw CancellationError()
         } catch {

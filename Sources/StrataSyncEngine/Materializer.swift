@@ -19,7 +19,7 @@ struct Materializer {
     private var rows: [String: [Int64: GlobalID]] = [:]
     /// Whether any object waits for another: read once, then kept true as the batch adds waits.
     /// Most batches meet none, and looking for them object by object is a statement each.
-    private var someWait: Bool?
+    private var someWait = false
 
     init(engine: SyncEngine, transaction: BaseDataTransaction, records: SyncRecords) {
         self.engine = engine
@@ -30,18 +30,25 @@ struct Materializer {
     /// Applies `records`' states, then those of records that waited for one of them.
     mutating func run(_ batch: [SyncRecord]) throws {
         var objects: [GlobalID: StrataObject] = [:]
+        // The second pass sets relationships and wakes what waited: an object of an entity
+        // without relationships, when nothing waited before the batch, has no part in it (waits
+        // the batch adds are for objects it lacks).
+        let waitedBefore = try records.someWaiting()
+        someWait = waitedBefore
         var live: [GlobalID] = []
         for var record in batch {
             if let object = try settle(&record) {
                 objects[record.gid] = object
-                live.append(record.gid)
+                if waitedBefore || engine.model.entities[record.entity]?.relates == true { live.append(record.gid) }
             }
             keep(record)
         }
         var pending = live
         var visited = Set(live)
-        while !pending.isEmpty {
-            let gid = pending.removeFirst()
+        var position = 0
+        while position < pending.count {
+            let gid = pending[position]
+            position += 1
             guard var record = finishedRecord(gid) else { continue }
             let object: StrataObject?
             if let known = objects[gid] {
@@ -68,13 +75,12 @@ struct Materializer {
     }
 
     /// The objects that waited for `gid`, no longer waiting.
-    private mutating func takeWaiting(for gid: GlobalID) throws -> [GlobalID] {
-        if someWait == nil { someWait = try records.someWaiting() }
-        return someWait == true ? try records.takeWaiting(for: gid) : []
+    private func takeWaiting(for gid: GlobalID) throws -> [GlobalID] {
+        someWait ? try records.takeWaiting(for: gid) : []
     }
 
     private mutating func keep(_ record: SyncRecord) {
-        if let rowID = record.rowID { rows[record.table, default: [:]][rowID] = record.gid }
+        if engine.model.reorders, let rowID = record.rowID { rows[record.table, default: [:]][rowID] = record.gid }
         if let position = index[record.gid] {
             finished[position] = record
         } else {
@@ -104,14 +110,17 @@ struct Materializer {
             object = try transaction.syncCreate(entity: record.entity, configuration: engine.configuration)
             record.rowID = object.syncRowID
         }
+        var values: [(ordinal: Int, value: SQLValue)] = []
+        values.reserveCapacity(entity.attributes.count)
         for attribute in entity.attributes {
             if attribute.isCounter {
                 guard let counter = record.state.counters[attribute.name] else { continue }
-                transaction.syncSet(object, ordinal: attribute.ordinal, to: .integer(counter.value))
+                values.append((attribute.ordinal, .integer(counter.value)))
             } else if let value = record.state.attributes[attribute.name]?.value {
-                transaction.syncSet(object, ordinal: attribute.ordinal, to: value.stored)
+                values.append((attribute.ordinal, value.stored))
             }
         }
+        transaction.syncSet(object, values: values)
         return object
     }
 

@@ -15,12 +15,13 @@ extension SyncEngine {
         let records = SyncRecords(connection: connection)
         var merged: [GlobalID: SyncRecord] = [:]
         var order: [GlobalID] = []
+        let stored = try records.records(changes.map(\.id))
         for change in changes {
             guard let entity = model.entities[change.entity] else { continue }
             var record: SyncRecord
             if let known = merged[change.id] {
                 record = known
-            } else if let stored = try records.record(change.id) {
+            } else if let stored = stored[change.id] {
                 record = stored
             } else {
                 record = SyncRecord(gid: change.id, entity: entity.name, table: entity.table, rowID: nil)

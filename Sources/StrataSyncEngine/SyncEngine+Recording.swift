@@ -61,17 +61,14 @@ extension SyncEngine {
 
     /// Writes records; on a server each gets the next sequence number of the log, in order.
     func save(_ changed: [SyncRecord], with records: SyncRecords) throws(StrataError) {
-        var sequence: Int64 = 0
-        if role == .server {
-            sequence = try SyncMeta.increment("sequence", by: Int64(changed.count), on: records.connection) - Int64(changed.count)
-        }
-        for var record in changed {
-            if role == .server {
-                sequence += 1
-                record.sequence = sequence
-            }
-            try records.save(record)
-        }
+        guard role == .server else { return try records.save(changed) }
+        var sequence = try SyncMeta.increment("sequence", by: Int64(changed.count), on: records.connection) - Int64(changed.count)
+        try records.save(changed.map { record in
+            var numbered = record
+            sequence += 1
+            numbered.sequence = sequence
+            return numbered
+        })
     }
 
     /// Merges a change into a record's state, and keeps it as this node's role does: a device's

@@ -56,6 +56,9 @@ struct SyncModel: Sendable {
         /// Whether objects of exactly this entity can be created (it is not abstract).
         let isConcrete: Bool
 
+        /// Whether it has relationships that travel.
+        var relates: Bool { !toOne.isEmpty || !toMany.isEmpty }
+
         /// The attribute or relationship named `name`, if it travels.
         func travels(_ name: String) -> Bool {
             attributes.contains { $0.name == name } || toOne.contains { $0.name == name } || toMany.contains { $0.name == name }
@@ -64,6 +67,9 @@ struct SyncModel: Sendable {
 
     /// The synced entities, by name.
     let entities: [String: Entity]
+    /// Whether some entity has an ordered one-to-many relationship (whose order is set from
+    /// its members' global IDs).
+    let reorders: Bool
 
     init(shapes: [String: SyncEntityShape]) {
         var entities: [String: Entity] = [:]
@@ -94,6 +100,7 @@ struct SyncModel: Sendable {
                                     owner: shape.description.owner, isConcrete: !shape.description.isAbstract)
         }
         self.entities = entities
+        reorders = entities.values.contains { $0.toMany.contains { $0.kind == .reorder } }
     }
 
     /// Whether a relationship travels on this side of its pair (see the type's comment).

@@ -78,6 +78,31 @@ struct SyncRecords {
         return try read(statement.row)
     }
 
+    /// The records of `gids` that are stored, by global ID: one statement per 64 of them
+    /// rather than one each.
+    func records(_ gids: [GlobalID]) throws(StrataError) -> [GlobalID: SyncRecord] {
+        let chunk = 64
+        let statement = try connection.cachedStatement(Self.chunkSelection)
+        defer { statement.reset() }
+        var found: [GlobalID: SyncRecord] = [:]
+        for start in stride(from: 0, to: gids.count, by: chunk) {
+            let part = gids[start..<min(start + chunk, gids.count)]
+            // A short last chunk repeats its first ID in the places left.
+            for place in 0..<chunk {
+                statement.bind((place < part.count ? part[part.startIndex + place] : part[part.startIndex]).text, at: Int32(place + 1))
+            }
+            while try statement.step() {
+                let record = try read(statement.row)
+                found[record.gid] = record
+            }
+            statement.reset()
+        }
+        return found
+    }
+
+    private static let chunkSelection = "SELECT \(columns) FROM \(SyncTables.objects) WHERE gid IN ("
+        + Array(repeating: "?", count: 64).joined(separator: ", ") + ")"
+
     /// The record of the object stored in `table` with `rowID`.
     func record(table: String, rowID: Int64) throws(StrataError) -> SyncRecord? {
         let statement = try connection.cachedStatement("SELECT \(Self.columns) FROM \(SyncTables.objects) WHERE table_name = ? AND row_id = ?")
@@ -153,9 +178,31 @@ struct SyncRecords {
         try statement.step()
     }
 
+    /// Writes records as ``save(_:)`` does, finding the statement that inserts once for all.
+    func save(_ batch: [SyncRecord]) throws(StrataError) {
+        var insertion: (any DatabaseStatement)?
+        for record in batch {
+            guard record.stored == nil else {
+                try save(record)
+                continue
+            }
+            let statement: any DatabaseStatement
+            if let insertion {
+                statement = insertion
+            } else {
+                statement = try connection.cachedStatement(Self.insertion)
+                insertion = statement
+            }
+            try insert(record, with: statement)
+        }
+    }
+
     /// Writes a record not stored before (replacing one with its global ID, should there be one).
     private func insert(_ record: SyncRecord) throws(StrataError) {
-        let statement = try connection.cachedStatement(Self.insertion)
+        try insert(record, with: connection.cachedStatement(Self.insertion))
+    }
+
+    private func insert(_ record: SyncRecord, with statement: any DatabaseStatement) throws(StrataError) {
         defer { statement.reset() }
         statement.bind(record.gid.text, at: 1)
         statement.bind(record.entity, at: 2)

@@ -26,16 +26,21 @@ extension BaseDataTransaction {
         return object
     }
 
-    /// Sets the attribute in column `ordinal` of `object` to a stored value, as its setter would
-    /// (observers are told, the commit writes it); nothing happens when it holds the value already.
-    package func syncSet(_ object: StrataObject, ordinal: Int, to value: SQLValue) {
+    /// Sets attributes of `object`, by column ordinal, to stored values, as their setters would
+    /// (observers are told, the commit writes them); a value the object holds already is left
+    /// alone. The object's columns are read and written once for all of them.
+    package func syncSet(_ object: StrataObject, values changes: [(ordinal: Int, value: SQLValue)]) {
         context.log.appliedBySync.insert(ObjectIdentifier(object))
         var values = ObjectContext.currentValues(of: object)
-        guard ordinal < values.count, values[ordinal] != value else { return }
-        values[ordinal] = value
-        object.willSet(ordinal, "value")
+        var changed: [Int] = []
+        for (ordinal, value) in changes where ordinal < values.count && values[ordinal] != value {
+            values[ordinal] = value
+            changed.append(ordinal)
+        }
+        guard !changed.isEmpty else { return }
+        for ordinal in changed { object.willSet(ordinal, "value") }
         ObjectContext.setValues(values, of: object)
-        object.didSet(column: ordinal)
+        for ordinal in changed { object.didSet(column: ordinal) }
     }
 
     /// Sets the to-one relationship at lineage index `relationship`, updating its inverse.
