@@ -13,19 +13,16 @@ extension SyncEngine {
     package func apply(_ changes: [SyncChange], in transaction: BaseDataTransaction, account: String? = nil) throws -> Int {
         let connection = try transaction.syncConnection(configuration: configuration)
         let records = SyncRecords(connection: connection)
-        var merged: [GlobalID: SyncRecord] = [:]
-        var order: [GlobalID] = []
+        // The records that change, in the order first met (an object may come more than once).
+        var merged: [SyncRecord] = []
+        var position: [GlobalID: Int] = [:]
         let stored = try records.records(changes.map(\.id))
+        var latestReceived: SyncTimestamp?
         for change in changes {
             guard let entity = model.entities[change.entity] else { continue }
-            var record: SyncRecord
-            if let known = merged[change.id] {
-                record = known
-            } else if let stored = stored[change.id] {
-                record = stored
-            } else {
-                record = SyncRecord(gid: change.id, entity: entity.name, table: entity.table, rowID: nil)
-            }
+            let earlier = position[change.id]
+            var record = earlier.map { merged[$0] } ?? (stored.isEmpty ? nil : stored[change.id])
+                ?? SyncRecord(gid: change.id, entity: entity.name, table: entity.table, rowID: nil)
             var incoming = change.state
             if let owner = entity.owner, let account {
                 if let current = record.owner, current != account { throw SyncRefusal.notFound(entity: entity.name, id: change.id) }
@@ -33,19 +30,26 @@ extension SyncEngine {
                     incoming.set(owner, to: .text(account), at: stamp())
                 }
             }
-            if let latest = incoming.latestStamp { receive(latest) }
+            if let latest = incoming.latestStamp, latestReceived.map({ latest > $0 }) ?? true {
+                receive(latest)
+                latestReceived = latest
+            }
             let next = record.state.merged(with: incoming)
-            if next == record.state, merged[change.id] == nil, !record.unresolved { continue }
+            if next == record.state, earlier == nil, !record.unresolved { continue }
             record.state = next
             if let owner = entity.owner { record.owner = Self.account(in: next, owner: owner) }
-            if merged[change.id] == nil { order.append(change.id) }
-            merged[change.id] = record
+            if let earlier {
+                merged[earlier] = record
+            } else {
+                position[change.id] = merged.count
+                merged.append(record)
+            }
         }
-        guard !order.isEmpty else { return 0 }
+        guard !merged.isEmpty else { return 0 }
         var materializer = Materializer(engine: self, transaction: transaction, records: records)
-        try materializer.run(order.compactMap { merged[$0] })
+        try materializer.run(merged)
         try save(materializer.finished, with: records)
-        return order.count
+        return merged.count
     }
 }
 
