@@ -25,8 +25,15 @@ package final class SyncEngine: CommitHook {
     package let node: String
     let model: SyncModel
     private let clock: Mutex<HybridLogicalClock>
-    /// Called after each commit that recorded a change.
-    private let committed: Mutex<(@Sendable () -> Void)?> = Mutex(nil)
+    /// Called after each commit that recorded a change. The closure sits in a struct: a bare
+    /// function value in a `Mutex` is converted to and from the lock's generic form whenever a
+    /// `withLock` body touches it, and each conversion wraps it in one more thunk, so that it was
+    /// called through a chain as long as the commits made so far.
+    private let committed = Mutex<CommitAction?>(nil)
+
+    private struct CommitAction: Sendable {
+        let run: @Sendable () -> Void
+    }
     /// Whether the commit running now recorded something (one commit runs at a time per lane;
     /// set inside the commit, read after it).
     private let recorded = Atomic(false)
@@ -72,7 +79,7 @@ package final class SyncEngine: CommitHook {
 
     /// Runs `action` after every commit that recorded a change (replacing the one given before).
     package func onCommit(_ action: (@Sendable () -> Void)?) {
-        committed.withLock { $0 = action }
+        committed.withLock { $0 = action.map(CommitAction.init) }
     }
 
     /// A new global ID for an object created now.
@@ -106,6 +113,6 @@ package final class SyncEngine: CommitHook {
 
     package func didCommit() {
         guard recorded.exchange(false, ordering: .relaxed) else { return }
-        committed.withLock { $0 }?()
+        committed.withLock { $0 }?.run()
     }
 }
