@@ -84,6 +84,12 @@ public struct SyncedObject: Hashable, Sendable {
         return change
     }
 
+    /// Sets an attribute to a write known to be later than any the state holds (stamped by
+    /// this node's clock just now), without comparing them.
+    package mutating func setLatest(_ name: String, to write: StampedValue) {
+        attributes[name] = write
+    }
+
     /// Adds `delta` to a counter, as `node`'s change; the change holds `node`'s totals.
     @discardableResult
     public mutating func add(_ delta: Int64, to name: String, by node: String) -> SyncedObject {

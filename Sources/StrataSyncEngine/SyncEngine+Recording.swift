@@ -119,7 +119,7 @@ extension SyncEngine {
                 let before = state.counters[attribute.name]?.value ?? 0
                 if now != before || !known { delta.absorb(state.add(now - before, to: attribute.name, by: node)) }
             } else if state.attributes[attribute.name]?.value != value || !known {
-                delta.absorb(state.set(attribute.name, to: value, at: stamp()))
+                write(attribute.name, value, stamp(), into: &state, and: &delta)
             }
         }
         for toOne in item.entity.toOne where toOne.ordinal < values.count && (changedColumns?.contains(toOne.ordinal) ?? true) {
@@ -133,7 +133,7 @@ extension SyncEngine {
             if current == target { continue }
             // A state naming an object this node lacks shows as nil: that is no change.
             if case .null = target, case .text(let awaited)? = current, let gid = GlobalID(awaited), try lookup.isMissing(gid) { continue }
-            delta.absorb(state.set(toOne.name, to: target, at: stamp()))
+            write(toOne.name, target, stamp(), into: &state, and: &delta)
         }
         for toMany in item.entity.toMany where item.isNew || item.change.toMany.contains(toMany.name) {
             let members = try lookup.members(item.record.rowID ?? item.change.rowID, of: toMany)
@@ -162,6 +162,14 @@ extension SyncEngine {
             }
         }
         return delta
+    }
+
+    /// Sets an attribute in a state and in the delta being built, at a stamp this node's clock
+    /// just gave (later than any the state holds, so it wins without comparing).
+    private func write(_ name: String, _ value: SyncValue, _ stamp: SyncTimestamp, into state: inout SyncedObject, and delta: inout SyncedObject) {
+        let stamped = StampedValue(value, at: stamp)
+        state.setLatest(name, to: stamped)
+        delta.setLatest(name, to: stamped)
     }
 
     /// `members` in the order `order` gives them; those it does not name follow, as they were.

@@ -64,6 +64,17 @@ struct SyncRecords {
     let connection: any DatabaseConnection
 
     private static let columns = "gid, entity, table_name, row_id, owner, sequence, state, pending, pending_order, unresolved"
+    private static let selectionByID = "SELECT \(columns) FROM \(SyncTables.objects) WHERE gid = ?"
+    private static let selectionByRow = "SELECT \(columns) FROM \(SyncTables.objects) WHERE table_name = ? AND row_id = ?"
+    /// The updates of a stored record, by which indexed columns changed (1: row_id, 2: sequence,
+    /// 4: pending_order): a column that did not change is not written, so its index is not touched.
+    private static let updates: [String] = (0..<8).map { changed in
+        var assignments = "state = ?, pending = ?, owner = ?, unresolved = ?"
+        if changed & 1 != 0 { assignments += ", row_id = ?" }
+        if changed & 2 != 0 { assignments += ", sequence = ?" }
+        if changed & 4 != 0 { assignments += ", pending_order = ?" }
+        return "UPDATE \(SyncTables.objects) SET \(assignments) WHERE gid = ?"
+    }
     private static let insertion = "INSERT INTO \(SyncTables.objects) (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (gid) DO UPDATE SET "
         + "entity = excluded.entity, table_name = excluded.table_name, row_id = excluded.row_id, owner = excluded.owner, "
         + "sequence = excluded.sequence, state = excluded.state, pending = excluded.pending, pending_order = excluded.pending_order, "
@@ -71,7 +82,7 @@ struct SyncRecords {
 
     /// The record of an object, by its global ID.
     func record(_ gid: GlobalID) throws(StrataError) -> SyncRecord? {
-        let statement = try connection.cachedStatement("SELECT \(Self.columns) FROM \(SyncTables.objects) WHERE gid = ?")
+        let statement = try connection.cachedStatement(Self.selectionByID)
         defer { statement.reset() }
         statement.bind(gid.text, at: 1)
         guard try statement.step() else { return nil }
@@ -105,7 +116,7 @@ struct SyncRecords {
 
     /// The record of the object stored in `table` with `rowID`.
     func record(table: String, rowID: Int64) throws(StrataError) -> SyncRecord? {
-        let statement = try connection.cachedStatement("SELECT \(Self.columns) FROM \(SyncTables.objects) WHERE table_name = ? AND row_id = ?")
+        let statement = try connection.cachedStatement(Self.selectionByRow)
         defer { statement.reset() }
         statement.bind(table, at: 1)
         statement.bind(rowID, at: 2)
@@ -156,22 +167,22 @@ struct SyncRecords {
     func save(_ record: SyncRecord) throws(StrataError) {
         guard let stored = record.stored else { return try insert(record) }
         let now = record.indexedColumns
-        var assignments = "state = ?, pending = ?, owner = ?, unresolved = ?"
         var values: [SQLValue] = [.blob(record.state.storedBytes), record.storedPending,
                                   record.owner.map(SQLValue.text) ?? .null, .integer(record.unresolved ? 1 : 0)]
+        var changedColumns = 0
         if now.rowID != stored.rowID {
-            assignments += ", row_id = ?"
+            changedColumns |= 1
             values.append(now.rowID.map(SQLValue.integer) ?? .null)
         }
         if now.sequence != stored.sequence {
-            assignments += ", sequence = ?"
+            changedColumns |= 2
             values.append(.integer(now.sequence))
         }
         if now.pendingOrder != stored.pendingOrder {
-            assignments += ", pending_order = ?"
+            changedColumns |= 4
             values.append(now.pendingOrder.map(SQLValue.integer) ?? .null)
         }
-        let statement = try connection.cachedStatement("UPDATE \(SyncTables.objects) SET \(assignments) WHERE gid = ?")
+        let statement = try connection.cachedStatement(Self.updates[changedColumns])
         defer { statement.reset() }
         for (index, value) in values.enumerated() { statement.bind(value, at: Int32(index + 1)) }
         statement.bind(record.gid.text, at: Int32(values.count + 1))
