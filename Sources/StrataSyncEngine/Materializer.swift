@@ -30,6 +30,9 @@ struct Materializer {
     /// Applies `records`' states, then those of records that waited for one of them.
     mutating func run(_ batch: [SyncRecord]) throws {
         var objects: [GlobalID: StrataObject] = [:]
+        objects.reserveCapacity(batch.count)
+        index.reserveCapacity(batch.count)
+        finished.reserveCapacity(batch.count)
         // The second pass sets relationships and wakes what waited: an object of an entity
         // without relationships, when nothing waited before the batch, has no part in it (waits
         // the batch adds are for objects it lacks).

@@ -11,7 +11,10 @@ import StrataSyncCore
 /// as itself (the order of the members each node has).
 struct SyncModel: Sendable {
     /// How one synced entity travels.
-    struct Entity: Sendable {
+    /// A class, though it never changes: an entity is looked up for every object a commit or a
+    /// page touches, and a reference is one count to take where a struct's copy is a count for
+    /// each of its arrays and strings.
+    final class Entity: Sendable {
         /// An attribute that travels.
         struct Attribute: Sendable {
             let name: String
@@ -55,6 +58,18 @@ struct SyncModel: Sendable {
         let owner: String?
         /// Whether objects of exactly this entity can be created (it is not abstract).
         let isConcrete: Bool
+
+        init(name: String, table: String, shape: SyncEntityShape, attributes: [Attribute], toOne: [ToOne], toMany: [ToMany], owner: String?,
+             isConcrete: Bool) {
+            self.name = name
+            self.table = table
+            self.shape = shape
+            self.attributes = attributes
+            self.toOne = toOne
+            self.toMany = toMany
+            self.owner = owner
+            self.isConcrete = isConcrete
+        }
 
         /// Whether it has relationships that travel.
         var relates: Bool { !toOne.isEmpty || !toMany.isEmpty }

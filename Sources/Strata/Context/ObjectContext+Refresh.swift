@@ -49,9 +49,9 @@ extension ObjectContext {
 
     /// Sets every column of an object from values in column order, without marking anything changed.
     static func setValues(_ values: [SQLValue], of object: StrataObject) {
-        let identity = (0..<Int32(values.count)).map { $0 }
-        identity.withUnsafeBufferPointer { map in
-            RowReader.reading(values: values, map: map) { object.readColumns(&$0) }
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: values.count) { identity in
+            for column in identity.indices { identity[column] = Int32(column) }
+            RowReader.reading(values: values, map: UnsafeBufferPointer(identity)) { object.readColumns(&$0) }
         }
     }
 

@@ -33,6 +33,7 @@ extension BaseDataTransaction {
         context.log.appliedBySync.insert(ObjectIdentifier(object))
         var values = ObjectContext.currentValues(of: object)
         var changed: [Int] = []
+        changed.reserveCapacity(changes.count)
         for (ordinal, value) in changes where ordinal < values.count && values[ordinal] != value {
             values[ordinal] = value
             changed.append(ordinal)
