@@ -65,6 +65,8 @@ import Testing
          "change 0 (\(card)): 'Card.tags' names 'x', which is not a global ID; nothing of the batch was applied"),
         ("bad pull", request("/Planner/pull", json: "{\"format\":1,\"client\":\"c\",\"model\":\"Planner\",\"version\":\"V1\",\"after\":-3,\"limit\":5}"), 400,
          "the field 'after' must be at least 0, not -3"),
+        ("count not a Bool", request("/Planner/pull", json: "{\"format\":1,\"client\":\"c\",\"model\":\"Planner\",\"version\":\"V1\",\"after\":0,\"limit\":5,\"count\":\"yes\"}"),
+         400, "the body is not a valid PullRequest: Expected to decode Bool but found a string instead at 'count'"),
     ]
 
     @Test(arguments: 0..<cases.count)
