@@ -154,8 +154,8 @@ let package = Package(
             dependencies: ["Strata", .target(name: "StrataPostgres", condition: postgreSQL)],
             path: "Tests/StrataTestSupport"
         ),
-        // The same app at two model versions, for tests of sync across app versions: each a
-        // device (and the V2 one also the server) whose generated classes stay inside it.
+        // The same app at three model versions, for tests of sync across app versions: each a
+        // device (and the later ones also the server) whose generated classes stay inside it.
         .target(
             name: "KennelV1Device",
             dependencies: ["Strata", "StrataCloud"],
@@ -167,6 +167,13 @@ let package = Package(
             name: "KennelV2Device",
             dependencies: ["Strata", "StrataCloud"],
             path: "Tests/KennelV2Device",
+            exclude: ["Models"],
+            plugins: ["StrataPlugin"]
+        ),
+        .target(
+            name: "KennelV3Device",
+            dependencies: ["Strata", "StrataCloud"],
+            path: "Tests/KennelV3Device",
             exclude: ["Models"],
             plugins: ["StrataPlugin"]
         ),
@@ -223,7 +230,7 @@ let package = Package(
         .testTarget(
             name: "StrataSyncTests",
             dependencies: ["Strata", "StrataCloud", "StrataSyncServer", "StrataSyncEngine", "StrataSyncCore", "StrataTestSupport",
-                           "KennelV1Device", "KennelV2Device",
+                           "KennelV1Device", "KennelV2Device", "KennelV3Device",
                            .target(name: "StrataPostgres", condition: postgreSQL),
                            .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Models"],

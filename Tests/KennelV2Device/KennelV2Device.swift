@@ -82,6 +82,13 @@ public struct KennelV2Device: Sendable {
         try await stack.perform { transaction in transaction.create(Into<Toy>()).label = label }
     }
 
+    /// Relabels the toy labelled `label`.
+    public func relabelToy(_ label: String, to newLabel: String) async throws {
+        try await stack.perform { transaction in
+            try transaction.fetchOne(From<Toy>().where(\.label == label))?.label = newLabel
+        }
+    }
+
     /// Every dog, by name.
     @MainActor
     public func dogs() throws -> [DogValues] {
