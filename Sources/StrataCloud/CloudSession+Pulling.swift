@@ -8,25 +8,35 @@ import StrataSyncEngine
 /// it, this device decodes it), so a long pull costs about the slower of the two halves rather
 /// than their sum.
 extension CloudSession {
+    /// The setting that marks an initial import under way, holding how many objects it brought
+    /// so far: an import cut short (the app quit, the network went) goes on at the next sync as
+    /// the same import, with its progress and its end reported.
+    static let initialImportKey = "initial-import"
+
     /// Pulls and applies pages until none remain; the first request may wait for news. Returns
     /// how many objects changed here.
     @discardableResult
     func pullAll(wait: Int?) async throws -> Int {
-        var checkpoint = try await engine.withMeta { try $0.value("checkpoint").flatMap(Int64.init) ?? 0 }
-        var initial = checkpoint == 0
-        var imported = 0
+        let (stored, importing) = try await engine.withMeta { meta in
+            (try meta.value("checkpoint").flatMap(Int64.init) ?? 0, try meta.value(Self.initialImportKey).flatMap(Int.init))
+        }
+        var checkpoint = stored
+        var initial = checkpoint == 0 || importing != nil
+        var imported = importing ?? 0
         var total = 0
+        var counted = false
         var changed = 0
         var wait = wait
         var next: Task<PullResponse, any Error>?
         defer { next?.cancel() }
         while true {
-            // Only an initial import's first page counts the whole log (for its progress).
             let page: PullResponse
             if let next {
                 page = try await Self.value(of: next)
             } else {
-                page = try await pull(after: checkpoint, wait: wait, counting: initial && imported == 0)
+                // Only an initial import's first page counts the whole log (for its progress).
+                page = try await pull(after: checkpoint, wait: wait, counting: initial && !counted)
+                counted = counted || initial
             }
             next = nil
             wait = nil
@@ -35,17 +45,24 @@ extension CloudSession {
                 initial = true
                 imported = 0
                 total = 0
+                counted = false
                 continue
             }
             // A page may hold nothing this version sees and still move the checkpoint on.
-            guard !page.entries.isEmpty || page.checkpoint > checkpoint else { return changed }
+            guard !page.entries.isEmpty || page.checkpoint > checkpoint else {
+                if initial, imported > 0 { try await finishImport(imported: imported) }
+                return changed
+            }
             if initial, page.remaining == 0 { emit(.initialImportWillFinish) }
             if page.remaining > 0 {
                 let after = page.checkpoint
                 next = Task { try await self.pull(after: after, wait: nil, counting: false) }
             }
+            let importedAfter = imported + page.entries.count
             do {
-                changed += try await engine.applyPage(page)
+                // An import's count goes with its page (and ends with its last one).
+                let settings: [String: String?] = initial ? [Self.initialImportKey: page.remaining == 0 ? nil : String(importedAfter)] : [:]
+                changed += try await engine.applyPage(page, settings: settings)
             } catch let error as StrataError {
                 // Say what kept this device from taking the server's changes (two objects with
                 // one unique value, say); the page is pulled again at the next sync.
@@ -53,7 +70,7 @@ extension CloudSession {
             }
             checkpoint = page.checkpoint
             if initial {
-                imported += page.entries.count
+                imported = importedAfter
                 total = max(total, imported + Int(page.remaining))
                 emit(.initialImportProgress(imported: imported, total: total))
             }
@@ -62,6 +79,15 @@ extension CloudSession {
                 return changed
             }
         }
+    }
+
+    /// Ends an import whose last page was applied without ending it (the log ended with pages
+    /// this version sees nothing of).
+    private func finishImport(imported: Int) async throws {
+        try await engine.withMeta { try $0.remove(Self.initialImportKey) }
+        emit(.initialImportWillFinish)
+        emit(.initialImportProgress(imported: imported, total: imported))
+        emit(.initialImportDidFinish)
     }
 
     /// A page pulled ahead; cancelling the waiting task cancels its request.

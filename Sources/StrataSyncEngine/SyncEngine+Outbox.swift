@@ -121,8 +121,9 @@ extension SyncEngine {
     }
 
     /// Applies a pulled page and moves the checkpoint (the setting `checkpointKey`) past it, in
-    /// one transaction; returns how many objects changed.
-    package func applyPage(_ page: PullResponse, checkpointKey: String = "checkpoint") async throws -> Int {
+    /// one transaction, with the other `settings` given (nil removes one); returns how many
+    /// objects changed.
+    package func applyPage(_ page: PullResponse, checkpointKey: String = "checkpoint", settings: [String: String?] = [:]) async throws -> Int {
         receive(page.clock)
         let changes = page.entries.map(\.change)
         let configuration = self.configuration
@@ -130,6 +131,9 @@ extension SyncEngine {
             let applied = try self.apply(changes, in: transaction)
             let connection = try transaction.syncConnection(configuration: configuration)
             try SyncMeta.set(checkpointKey, to: String(page.checkpoint), on: connection)
+            for (key, value) in settings {
+                if let value { try SyncMeta.set(key, to: value, on: connection) } else { try SyncMeta.remove(key, on: connection) }
+            }
             return applied
         }
     }

@@ -66,21 +66,28 @@ import Testing
         #expect(await iterator.read(until: CloudEventTests.isSynced) == [.synced(pushed: 0, pulled: 0)])
     }
 
-    @Test func aPageThatDoesNotArriveStopsThePullAndTheNextSyncGoesOnAfterThePageBefore() async throws {
-        let world = try await Self.world(tags: 1_500)
+    @Test func anInitialImportCutShortGoesOnAsTheSameImportAtTheNextSync() async throws {
+        let world = try await Self.world(tags: 2_500)
         let (device, store) = try await world.device()
-        world.transport.isOffline = false
-        // The first page goes in; the second fails to arrive: the first stays, and the next
-        // sync starts after it.
-        world.transport.failAfter = 1
+        let iterator = EventReader(store)
+        // Two pages arrive (the first, and the one fetched while it was applied); the third
+        // does not.
+        world.transport.failAfter = 2
         await #expect(throws: StrataError.syncFailed("the server could not be reached for a pull: the server cannot be reached")) {
             try await store.sync()
         }
-        #expect(try device.fetchCount(From<Tag>()) == 1_000)
+        #expect(try device.fetchCount(From<Tag>()) == 2_000)
+        let seen = await iterator.read(until: { $0 == .initialImportProgress(imported: 2_000, total: 2_500) })
+        #expect(seen == [.accountDidAdd(account: "alice"), .initialImportProgress(imported: 1_000, total: 2_500),
+                         .initialImportProgress(imported: 2_000, total: 2_500)])
         world.transport.failAfter = nil
-        let iterator = EventReader(store)
         try await store.sync()
-        #expect(await iterator.read(until: CloudEventTests.isSynced) == [.synced(pushed: 0, pulled: 500)])
-        #expect(try device.fetchCount(From<Tag>()) == 1_500)
+        #expect(await iterator.read(until: CloudEventTests.isSynced) == [.initialImportWillFinish, .initialImportProgress(imported: 2_500, total: 2_500),
+                                                                         .initialImportDidFinish, .synced(pushed: 0, pulled: 500)])
+        #expect(try device.fetchCount(From<Tag>()) == 2_500)
+        // Once finished, it is over: later pulls are not imports.
+        try await world.serverStack.perform { transaction in transaction.create(Into<Tag>()).name = "later" }
+        try await store.sync()
+        #expect(await iterator.read(until: CloudEventTests.isSynced) == [.synced(pushed: 0, pulled: 1)])
     }
 }
