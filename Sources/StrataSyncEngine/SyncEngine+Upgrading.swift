@@ -47,8 +47,11 @@ extension SyncEngine {
         var after = ""
         while case let batch = try records.records(after: after, limit: 1_000), let last = batch.last {
             after = last.gid.text
+            var translated: [SyncRecord] = []
             for var record in batch {
-                guard let state = translation.up(SyncChange(entity: record.entity, id: record.gid, state: record.state)),
+                // The state and the unpushed changes both go up from the older entity's terms.
+                let older = record.entity
+                guard let state = translation.up(SyncChange(entity: older, id: record.gid, state: record.state)),
                       let entity = model.entities[state.entity] else {
                     try records.remove(record.gid)   // the entity is gone, with its rows
                     continue
@@ -56,10 +59,11 @@ extension SyncEngine {
                 record.entity = state.entity
                 record.table = entity.table
                 record.state = state.state
-                record.pending = record.pending.flatMap { translation.up(SyncChange(entity: record.entity, id: record.gid, state: $0))?.state }
+                record.pending = record.pending.flatMap { translation.up(SyncChange(entity: older, id: record.gid, state: $0))?.state }
                 record.stored = nil   // written whole: its entity and table may have changed
-                try records.save(record)
+                translated.append(record)
             }
+            try records.save(translated)
         }
         let read = try connection.prepare("SELECT batch, position, entity, gid, change FROM \(SyncTables.outbox)")
         var rewritten: [(Int64, Int64, SyncChange?)] = []

@@ -2,8 +2,8 @@ import Foundation
 import Strata
 import StrataCloud
 
-/// A device of the Kennel app updated to V3 (the entity Toy renamed Plaything): its store, and
-/// what a test does with it. Its schema history also serves as the server's.
+/// A device of the Kennel app updated to V3 (the entity Toy renamed Plaything, its label renamed
+/// name): its store, and what a test does with it. Its schema history also serves as the server's.
 public struct KennelV3Device: Sendable {
     /// The Kennel model at V3, with V1 and V2 before it.
     public static var schemaHistory: SchemaHistory { Kennel.schemaHistory }
@@ -24,27 +24,27 @@ public struct KennelV3Device: Sendable {
     }
 
     /// Adds a plaything.
-    public func addPlaything(_ label: String) async throws {
-        try await stack.perform { transaction in transaction.create(Into<Plaything>()).label = label }
+    public func addPlaything(_ name: String) async throws {
+        try await stack.perform { transaction in transaction.create(Into<Plaything>()).name = name }
     }
 
-    /// Relabels the plaything labelled `label`.
-    public func relabelPlaything(_ label: String, to newLabel: String) async throws {
+    /// Renames the plaything named `name`.
+    public func renamePlaything(_ name: String, to newName: String) async throws {
         try await stack.perform { transaction in
-            try transaction.fetchOne(From<Plaything>().where(\.label == label))?.label = newLabel
+            try transaction.fetchOne(From<Plaything>().where(\.name == name))?.name = newName
         }
     }
 
-    /// Every plaything's label, sorted.
+    /// Every plaything's name, sorted.
     @MainActor
     public func playthings() throws -> [String] {
         try Self.playthings(in: stack)
     }
 
-    /// Every plaything's label in any stack of this model (a device's, or the server's), sorted.
+    /// Every plaything's name in any stack of this model (a device's, or the server's), sorted.
     @MainActor
     public static func playthings(in stack: DataStack) throws -> [String] {
-        try stack.fetchAll(From<Plaything>()).map(\.label).sorted()
+        try stack.fetchAll(From<Plaything>()).map(\.name).sorted()
     }
 
     /// Syncs now.

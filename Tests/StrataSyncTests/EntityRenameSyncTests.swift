@@ -7,8 +7,9 @@ import StrataSyncServer
 import StrataTestSupport
 import Testing
 
-/// An entity renamed between versions (Kennel V3 calls V2's Toy a Plaything): devices on either
-/// side of the rename, and a device whose app updates across it, hold the same objects.
+/// An entity renamed between versions (Kennel V3 calls V2's Toy a Plaything, and its label its
+/// name): devices on either side of the rename, and a device whose app updates across it, hold
+/// the same objects.
 @Suite @MainActor struct EntityRenameSyncTests {
     struct Kennel {
         let serverStack: DataStack
@@ -40,7 +41,7 @@ import Testing
         try await new.sync()
         #expect(try new.playthings() == ["ball"])
 
-        try await new.relabelPlaything("ball", to: "bone")
+        try await new.renamePlaything("ball", to: "bone")
         try await new.addPlaything("rope")
         try await new.sync()
         try await old.sync()
@@ -74,7 +75,7 @@ import Testing
         #expect(try await updated.store.unpushedChangeCount() == 0)
         #expect(try KennelV3Device.playthings(in: kennel.serverStack) == ["kite", "red ball"])
         // The edited toy is the same object, not a copy: the server holds two playthings.
-        try await updated.relabelPlaything("kite", to: "box kite")
+        try await updated.renamePlaything("kite", to: "box kite")
         try await updated.sync()
         let other = try await kennel.v3()
         try await other.sync()
