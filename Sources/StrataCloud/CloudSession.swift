@@ -274,7 +274,7 @@ actor CloudSession {
             throw StrataError.syncFailed("the server could not be reached for a \(operation): \(error)")
         }
         guard status == 200 else {
-            let refusal = try? JSONDecoder().decode(ServerRefusal.self, from: data)
+            let refusal = try? JSONDecoder().decode(SyncErrorBody.self, from: data)
             if status == 426, let refusal, let clientVersion = refusal.clientVersion, let serverVersion = refusal.serverVersion, let reason = refusal.reason {
                 throw StrataError.syncVersionRefused(clientVersion: clientVersion, serverVersion: serverVersion, reason: reason)
             }
@@ -288,13 +288,6 @@ actor CloudSession {
         } catch {
             throw StrataError.syncFailed("the server's answer to a \(operation) could not be read: \(error)")
         }
-    }
-
-    private struct ServerRefusal: Decodable {
-        let error: String
-        let clientVersion: String?
-        let serverVersion: String?
-        let reason: String?
     }
 
     /// A refusal the session acts on before reporting it.

@@ -224,3 +224,21 @@ public struct SyncProtocolError: Error, Hashable, Sendable, CustomStringConverti
         guard !client.isEmpty else { throw SyncProtocolError("the field 'client' is empty; each client sends its own ID") }
     }
 }
+
+/// The body of every refusal a sync server answers with (any status but 200); the device
+/// reads the same type.
+public struct SyncErrorBody: Codable, Sendable, Equatable {
+    /// What was wrong, in words.
+    public var error: String
+    /// In a 426 (a model version the server cannot serve): the client's version.
+    public var clientVersion: String?
+    /// In a 426: the server's version.
+    public var serverVersion: String?
+    /// In a 426: what stands between the two versions.
+    public var reason: String?
+
+    /// A body saying `error`.
+    public init(error: String) {
+        self.error = error
+    }
+}

@@ -65,20 +65,3 @@ public struct SyncHTTPResponse: Sendable, Equatable {
         (try? JSONDecoder().decode(SyncErrorBody.self, from: Data(body)))?.error
     }
 }
-
-/// The body of every refusal.
-public struct SyncErrorBody: Codable, Sendable, Equatable {
-    /// What was wrong, in words.
-    public var error: String
-    /// In a 426 (a model version the server cannot serve): the client's version.
-    public var clientVersion: String?
-    /// In a 426: the server's version.
-    public var serverVersion: String?
-    /// In a 426: what stands between the two versions.
-    public var reason: String?
-
-    /// A body saying `error`.
-    public init(error: String) {
-        self.error = error
-    }
-}
