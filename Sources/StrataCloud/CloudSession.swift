@@ -18,6 +18,9 @@ actor CloudSession {
     let transport: any CloudTransport
     let client: String
     let emit: @Sendable (CloudStoreEvent) -> Void
+    /// The app's model version's lock, sent with every request (the server refuses a version
+    /// whose lock differs from the one it sealed).
+    let versionLock: String
     private var token: String?
     private var running: Task<(pushed: Int, pulled: Int), any Error>?
     private var loop: Task<Void, Never>?
@@ -36,6 +39,7 @@ actor CloudSession {
         self.client = client
         self.token = token
         self.emit = emit
+        versionLock = engine.stack.schemaHistory.currentVersion.versionLock.metadataText
     }
 
     /// Changes the token requests carry (nil: none are sent); with `announcing`, the account of
@@ -243,12 +247,6 @@ actor CloudSession {
     }
 
     // MARK: Requests
-
-    /// The app's model version's lock, sent with every request (the server refuses a version
-    /// whose lock differs from the one it sealed).
-    var versionLock: String {
-        engine.stack.schemaHistory.currentVersion.versionLock.metadataText
-    }
 
     /// Posts a request's JSON `body` to `operation`, and reads a 200's body with `read`.
     func send<Answer: Sendable>(_ body: Data, to operation: String, timeout: Duration,

@@ -21,7 +21,7 @@ extension SyncEngine {
         for change in changes {
             guard let entity = model.entities[change.entity] else { continue }
             let earlier = position[change.id]
-            var record = earlier.map { merged[$0] } ?? (stored.isEmpty ? nil : stored[change.id])
+            var record = earlier.map { merged[$0] } ?? stored[change.id]
                 ?? SyncRecord(gid: change.id, entity: entity.name, table: entity.table, rowID: nil)
             var incoming = change.state
             if let owner = entity.owner, let account {

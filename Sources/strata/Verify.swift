@@ -41,13 +41,13 @@ struct Verify: ParsableCommand {
     }
 
     func run() throws {
-        let reports = directories.map { VerifyReport(directory: $0) }
+        let loadedModels = directories.map { ModelLoader.load(directory: $0) }
+        let reports = loadedModels.map { VerifyReport(loaded: $0) }
         var exitCode = reports.map(\.exitCode).max() ?? 0
         var compatibility: [SyncCompatibility] = []
         var problems = ""
         if let from = syncCompatible {
-            for directory in directories {
-                let loaded = ModelLoader.load(directory: directory)
+            for loaded in loadedModels {
                 guard loaded.isValid, let model = loaded.model else { continue }   // its report says why
                 guard let verdicts = SyncCompatibility(model: model, from: from) else {
                     problems += "error: \(model.manifest.name) has no version '\(from)' on its migration chain to its current version; "
