@@ -145,16 +145,14 @@ struct Properties {
     var kinds: [String: Kind] = [:]
 
     init(_ entity: EntityDescription, in version: ModelVersion) {
-        var current: EntityDescription? = entity
-        var seen: Set<String> = []
-        while let next = current, seen.insert(next.name).inserted {
+        // The entity's own properties first: a name an ancestor has too is the entity's.
+        for next in version.lineage(of: entity).reversed() {
             for attribute in next.attributes where kinds[attribute.name] == nil {
                 kinds[attribute.name] = .attribute(attribute.type, counter: attribute.merge == .add)
             }
             for relationship in next.relationships where kinds[relationship.name] == nil {
                 kinds[relationship.name] = .relationship(relationship.kind)
             }
-            current = next.parent.flatMap(version.entity(named:))
         }
     }
 }

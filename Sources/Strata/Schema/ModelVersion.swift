@@ -26,6 +26,18 @@ public struct ModelVersion: Sendable, Hashable {
     /// The entity with a name.
     public func entity(named name: String) -> EntityDescription? { entities.first { $0.name == name } }
 
+    /// An entity and its ancestors, the root first, each parent found by `lookup` (by default
+    /// ``entity(named:)``); the chain stops at a parent missing or met before.
+    package func lineage(of entity: EntityDescription, lookup: ((String) -> EntityDescription?)? = nil) -> [EntityDescription] {
+        let lookup = lookup ?? { self.entity(named: $0) }
+        var chain = [entity]
+        var seen: Set<String> = [entity.name]
+        while let name = chain[0].parent, let next = lookup(name), seen.insert(name).inserted {
+            chain.insert(next, at: 0)
+        }
+        return chain
+    }
+
     /// The entities a configuration holds: `Default` holds every entity unless the model lists
     /// it; nil for a configuration the version does not have.
     func entities(ofConfiguration configuration: String) -> Set<String>? {

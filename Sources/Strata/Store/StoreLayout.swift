@@ -126,12 +126,6 @@ package final class StoreLayout: Sendable {
     init(version: ModelVersion, types: [String: StrataObject.Type]) {
         self.version = version
         let byName = Dictionary(version.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        func lineage(_ entity: EntityDescription) -> [EntityDescription] {
-            var chain = [entity]
-            var seen: Set<String> = [entity.name]
-            while let parent = chain[0].parent, let next = byName[parent], seen.insert(parent).inserted { chain.insert(next, at: 0) }
-            return chain
-        }
         func descendants(_ name: String) -> [String] {
             let children = version.entities.filter { $0.parent == name }.map(\.name).sorted()
             return children.flatMap { [$0] + descendants($0) }
@@ -147,7 +141,7 @@ package final class StoreLayout: Sendable {
                 let code: Int64? = hasEntityColumn ? Int64(offset + 1) : nil
                 let type = types[member] ?? StrataObject.self
                 let layout = EntityLayout(description: description, type: type, table: root.name, tableIndex: tables.count,
-                                          lineage: lineage(description), entityCode: code, subtree: [member] + descendants(member))
+                                          lineage: version.lineage(of: description) { byName[$0] }, entityCode: code, subtree: [member] + descendants(member))
                 entities[member] = layout
                 for column in layout.columns where !columns.contains(where: { $0.name == column.name }) {
                     columns.append(column)
